@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Set up a fresh machine for AgentKernelArena: a virtualenv in .venv with the arena installed.
+#   scripts/setup.sh          runtime only (what `make demo` needs)
+#   scripts/setup.sh --dev    also the test tools and the HIP compile-only toolchain
+# On a machine whose python3 already has a CUDA/ROCm torch (GPU images), the venv reuses it;
+# elsewhere it installs the CPU build of torch (pinned: an unpinned torch pulls a CUDA build of
+# several GB) and Triton, whose interpreter runs kernels on the CPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+PYTHON=${PYTHON:-python3}
+dev=0
+[ "${1:-}" = "--dev" ] && dev=1
+
+"$PYTHON" -c 'import sys; assert sys.version_info >= (3, 10), "Python >= 3.10 is needed"'
+
+system_gpu_torch=0
+if "$PYTHON" -c 'import torch, triton, sys; sys.exit(0 if torch.cuda.is_available() else 1)' \
+    >/dev/null 2>&1; then
+  system_gpu_torch=1
+fi
+
+if [ ! -x "$VENV/bin/python" ]; then
+  if [ $system_gpu_torch = 1 ]; then
+    "$PYTHON" -m venv --system-site-packages "$VENV"
+  else
+    "$PYTHON" -m venv "$VENV"
+  fi
+fi
+PIP="$VENV/bin/python -m pip"
+if ! "$VENV/bin/python" -c 'import torch, triton' >/dev/null 2>&1; then
+  echo "setup: installing torch (CPU build) and triton into $VENV"
+  $PIP install -q "torch==${AKA_TORCH_VERSION:-2.13.0}" triton
+fi
+if [ $dev = 1 ]; then
+  $PIP install -q -e ".[dev]"
+  if [ "${AKA_SKIP_HIP:-0}" != 1 ] && [ -x scripts/install-hip-toolchain.sh ]; then
+    scripts/install-hip-toolchain.sh || echo "setup: HIP toolchain not installed; HIP compile tests will be skipped"
+  fi
+else
+  $PIP install -q -e .
+fi
+echo "setup: done ($("$VENV/bin/python" -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__, "gpu" if torch.cuda.is_available() else "cpu")'))"

@@ -1,0 +1,3 @@
+"""AgentKernelArena: measure AI coding agents on GPU kernel optimization."""
+
+__version__ = "0.1.0"

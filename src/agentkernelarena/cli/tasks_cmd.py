@@ -1,0 +1,103 @@
+"""`aka tasks list|show|materialize|check`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from agentkernelarena.cli.options import json_option, platform_option, tasks_dir_option
+from agentkernelarena.tasks.check import check_task
+from agentkernelarena.tasks.loader import discover_tasks, find_task, select_tasks
+from agentkernelarena.workspace import materialize as materialize_workspace
+
+
+@click.group()
+def tasks() -> None:
+    """List, inspect, materialize and validate tasks."""
+
+
+@tasks.command("list")
+@click.option("--category", default=None, help="Only this category.")
+@tasks_dir_option
+@json_option
+def list_tasks(category: str | None, tasks_dirs: tuple[Path, ...], as_json: bool) -> None:
+    """List the tasks of the bundled suites and of --tasks-dir."""
+    found = discover_tasks(tasks_dirs)
+    if category:
+        found = [t for t in found if t.category == category]
+    if as_json:
+        click.echo(json.dumps([{"id": t.id, "category": t.category, "language": t.language,
+                                "has_solution": t.solution_dir is not None} for t in found],
+                              indent=2))
+        return
+    table = Table(title=f"{len(found)} tasks")
+    for column in ("id", "language", "visible", "held-out", "solution"):
+        table.add_column(column)
+    for t in found:
+        table.add_row(t.id, t.language, str(len(t.visible)), str(len(t.held_out)),
+                      "yes" if t.solution_dir else "")
+    Console().print(table)
+
+
+@tasks.command("show")
+@click.argument("task_id")
+@tasks_dir_option
+@json_option
+def show(task_id: str, tasks_dirs: tuple[Path, ...], as_json: bool) -> None:
+    """Show one task (never its held-out configurations)."""
+    task = find_task(task_id, tasks_dirs)
+    info = task.public_json()
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    for key in ("id", "category", "language", "entry", "reference", "editable", "description"):
+        click.echo(f"{key}: {info[key]}")
+    click.echo("visible configs:")
+    for config in info["visible_configs"]:
+        click.echo(f"  {config}")
+    click.echo(f"held-out configs: {info['held_out_count']} (not shown)")
+
+
+@tasks.command("materialize")
+@click.argument("task_id")
+@click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
+@tasks_dir_option
+def materialize(task_id: str, dest: Path, tasks_dirs: tuple[Path, ...]) -> None:
+    """Write the workspace an agent would get for TASK_ID into DEST."""
+    task = find_task(task_id, tasks_dirs)
+    materialize_workspace(task, dest)
+    click.echo(f"wrote workspace for {task.id} to {dest}")
+
+
+@tasks.command("check")
+@click.argument("selectors", nargs=-1, required=True)
+@platform_option
+@tasks_dir_option
+@json_option
+def check(selectors: tuple[str, ...], platform: str | None, tasks_dirs: tuple[Path, ...],
+          as_json: bool) -> None:
+    """Validate tasks: files, baseline and solution correct everywhere, outputs not degenerate.
+
+    Exit status 1 when any task has a problem.
+    """
+    chosen = select_tasks(selectors, discover_tasks(tasks_dirs))
+    reports = []
+    for task in chosen:
+        if not as_json:
+            click.echo(f"checking {task.id} ...", err=True)
+        report = check_task(task, platform)
+        reports.append(report)
+        if not as_json:
+            mark = click.style("ok", fg="green") if report["ok"] else click.style("FAIL", fg="red")
+            click.echo(f"{mark} {task.id} ({report['wall_s']:.1f}s)")
+            for problem in report["problems"]:
+                click.echo(f"    - {problem}")
+    if as_json:
+        click.echo(json.dumps(reports, indent=2))
+    if not all(r["ok"] for r in reports):
+        sys.exit(1)

@@ -1,0 +1,5 @@
+"""Evaluation: the fresh directory, the worker process, the gates, timing and the result record."""
+
+from agentkernelarena.evaluate.evaluator import VERDICTS, EvalOptions, evaluate
+
+__all__ = ["VERDICTS", "EvalOptions", "evaluate"]

@@ -1,0 +1,69 @@
+"""The fresh evaluation directory: the pristine task, plus only the editable files of a solution.
+
+Nothing else an agent left in its workspace is ever executed; what it changed besides the
+editable files is listed (`ignored_files`) so that the report can show it.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import shutil
+from pathlib import Path
+
+from agentkernelarena.errors import AkaError
+from agentkernelarena.tasks.spec import Task
+
+# Never copied from a task folder: build products and the task's own solution.
+_SKIP = shutil.ignore_patterns("solution", "__pycache__", ".aka_build", "*.pyc")
+# Files the arena itself writes into a workspace; their presence is not a change.
+WORKSPACE_FILES = {"TASK.md", "check", "check.py", "configs.yaml", ".aka-workspace.json"}
+_IGNORED_PARTS = {"__pycache__", ".aka_build", ".git"}
+
+
+def copy_pristine(task: Task, dest: Path) -> None:
+    shutil.copytree(task.root, dest, ignore=_SKIP, symlinks=False)
+
+
+def missing_editable(task: Task, solution_dir: Path) -> list[str]:
+    return [rel for rel in task.editable if not (solution_dir / rel).is_file()]
+
+
+def check_solution_dir(task: Task, solution_dir: Path) -> None:
+    """A folder that holds none of the editable files is a user error, not a verdict."""
+    if not solution_dir.is_dir():
+        raise AkaError(f"solution folder {solution_dir} does not exist")
+    if len(missing_editable(task, solution_dir)) == len(task.editable):
+        raise AkaError(
+            f"solution folder {solution_dir} holds none of the task's editable files "
+            f"({', '.join(task.editable)})",
+            f"put your version of {task.editable[0]} there, or pass the folder that holds it",
+        )
+
+
+def build_candidate(task: Task, solution_dir: Path, dest: Path) -> None:
+    """`dest` = pristine task with the solution's editable files laid over it."""
+    copy_pristine(task, dest)
+    for rel in task.editable:
+        source = solution_dir / rel
+        if source.is_file() and not source.is_symlink():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, dest / rel)
+        elif source.is_symlink():
+            # A link could point at the harness or the reference: take nothing through it.
+            (dest / rel).unlink(missing_ok=True)
+
+
+def ignored_changes(task: Task, solution_dir: Path) -> list[str]:
+    """Files in the solution folder, besides the editable ones, that differ from the task's."""
+    changed: list[str] = []
+    editable = set(task.editable)
+    for path in sorted(solution_dir.rglob("*")):
+        rel = path.relative_to(solution_dir)
+        if path.is_dir() or set(rel.parts) & _IGNORED_PARTS or rel.as_posix() in editable:
+            continue
+        if rel.as_posix() in WORKSPACE_FILES or rel.parts[0] == "solution":
+            continue
+        pristine = task.root / rel
+        if not pristine.is_file() or not filecmp.cmp(path, pristine, shallow=False):
+            changed.append(rel.as_posix())
+    return changed

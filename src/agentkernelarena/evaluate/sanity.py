@@ -1,0 +1,58 @@
+"""Task sanity checks run by `aka tasks check`, inside the worker, on the pristine baseline.
+
+A task whose outputs are constant, all zero, or the same for every seed cannot tell a correct
+kernel from a wrong one; a baseline that gives different results on identical inputs makes every
+correctness verdict a coin flip.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from agentkernelarena.evaluate.compare import as_tensor_list, compare_values
+
+
+def _clone(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)
+
+
+def config_issues(evaluation: Any, name: str, params: dict[str, Any]) -> list[str]:
+    """Problems of one configuration; `evaluation` is the worker's `Evaluation`."""
+    issues: list[str] = []
+    seed_a, seed_b = evaluation.req["seeds"][:2]
+    args_a = evaluation.make_inputs(params, seed_a)
+    args_a2 = evaluation.make_inputs(params, seed_a)
+    args_b = evaluation.make_inputs(params, seed_b)
+    for index, (a, a2) in enumerate(zip(args_a, args_a2, strict=True)):
+        if isinstance(a, torch.Tensor) and not torch.equal(a, a2):
+            issues.append(f"{name}: make_inputs is not deterministic for a given seed "
+                          f"(input {index} differs)")
+        if isinstance(a, torch.Tensor) and a.is_floating_point() and a.numel() > 1:
+            if bool((a == a.flatten()[0]).all()):
+                issues.append(f"{name}: input {index} is constant")
+    if all(torch.equal(a, b) for a, b in zip(args_a, args_b, strict=True)
+           if isinstance(a, torch.Tensor)):
+        issues.append(f"{name}: make_inputs gives the same inputs for different seeds")
+
+    first = evaluation.baseline_fn(*_clone(args_a))
+    second = evaluation.baseline_fn(*_clone(args_a))
+    other = evaluation.baseline_fn(*_clone(args_b))
+    if compare_values(first, second, evaluation.tolerances) is not None:
+        issues.append(f"{name}: two baseline runs on identical inputs disagree beyond tolerance")
+    for index, (o1, o2) in enumerate(zip(as_tensor_list(first), as_tensor_list(other),
+                                         strict=True)):
+        label = f"{name}: output {index}"
+        if o1.numel() > 1 and bool((o1 == o1.flatten()[0]).all()):
+            issues.append(f"{label} is constant ({float(o1.flatten()[0]):g})")
+        if o1.numel() > 0 and not bool(o1.bool().any()):
+            issues.append(f"{label} is all zero")
+        if torch.equal(o1, o2):
+            issues.append(f"{label} does not change with the seed")
+    ref_1 = evaluation.reference(_clone(args_a))
+    ref_2 = evaluation.reference(_clone(args_a))
+    if any(not torch.equal(r1, r2) for r1, r2 in zip(as_tensor_list(ref_1),
+                                                      as_tensor_list(ref_2), strict=True)):
+        issues.append(f"{name}: the reference is not deterministic")
+    return issues

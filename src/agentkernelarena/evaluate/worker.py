@@ -1,0 +1,366 @@
+"""The evaluation worker: runs candidate code in its own process, one split of configurations.
+
+Started by `supervisor.run_worker` as `python -m agentkernelarena.evaluate.worker REQUEST.json`.
+It reports through JSON lines appended to the events file, one line per finished step, so that
+the supervisor knows how far it got when the candidate hangs, crashes or kills the process.
+
+Everything the harness relies on (torch functions, the clock, the comparison) is bound when this
+module is imported, before any candidate code runs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import platform as host_platform
+import sys
+import traceback
+import types
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from agentkernelarena.evaluate.compare import (
+    Mismatch,
+    OutputMeta,
+    check_structure,
+    compare_values,
+    max_errors,
+)
+from agentkernelarena.evaluate.timing import TimingOptions, time_interleaved
+
+
+class Events:
+    """Append-only JSON-lines channel to the supervisor."""
+
+    def __init__(self, path: str) -> None:
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+
+    def emit(self, event: str, **fields: Any) -> None:
+        line = json.dumps({"event": event, **fields}, default=str) + "\n"
+        os.write(self._fd, line.encode())
+
+
+class CandidateFailure(Exception):
+    """The candidate failed a gate; `kind` is the event to report."""
+
+    def __init__(self, kind: str, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.fields = fields
+
+
+_DEVICE_FAULT_MARKERS = (
+    "illegal memory access",
+    "illegal address",
+    "device-side assert",
+    "unspecified launch failure",
+    "misaligned address",
+    "an illegal instruction",
+    "CUDA error",
+    "HIP error",
+)
+
+
+def is_device_fault(exc: BaseException) -> bool:
+    """A fault that leaves the GPU context unusable: the process must end (verdict `crash`)."""
+    text = f"{type(exc).__name__}: {exc}"
+    return type(exc).__name__ == "AcceleratorError" or any(m in text for m in _DEVICE_FAULT_MARKERS)
+
+
+def describe_exception(exc: BaseException, root: Path) -> str:
+    """The exception with the frames that are in the candidate's files, paths made relative."""
+    root_str = str(root)
+    lines: list[str] = []
+    if isinstance(exc, SyntaxError) and exc.filename:
+        where = os.path.relpath(exc.filename, root_str) if exc.filename.startswith(root_str) \
+            else exc.filename
+        lines.append(f"{where}:{exc.lineno}: SyntaxError: {exc.msg}")
+        if exc.text:
+            lines.append("    " + exc.text.rstrip())
+        return "\n".join(lines)
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename.startswith(root_str):
+            rel = os.path.relpath(frame.filename, root_str)
+            lines.append(f"{rel}:{frame.lineno} in {frame.name}: {(frame.line or '').strip()}")
+    message = str(exc).strip()
+    if len(message) > 4000:
+        message = message[:2000] + "\n...\n" + message[-2000:]
+    lines.append(f"{type(exc).__name__}: {message}")
+    return "\n".join(lines)
+
+
+def load_module(root: Path, rel_file: str, package: str) -> types.ModuleType:
+    """Import `root/rel_file` as `package.<stem>` so candidate and baseline never share names."""
+    if package not in sys.modules:
+        pkg = types.ModuleType(package)
+        pkg.__path__ = [str(root)]
+        sys.modules[package] = pkg
+    stem = Path(rel_file).with_suffix("").as_posix().replace("/", ".")
+    name = f"{package}.{stem}"
+    spec = importlib.util.spec_from_file_location(name, root / rel_file)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {rel_file}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _get_function(module: types.ModuleType, name: str, rel_file: str) -> Any:
+    fn = getattr(module, name, None)
+    if not callable(fn):
+        raise AttributeError(f"{rel_file} defines no function '{name}' (the task's entry)")
+    return fn
+
+
+def _upcast(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(
+        a.detach().to(torch.float64) if isinstance(a, torch.Tensor) and a.is_floating_point()
+        else a for a in args
+    )
+
+
+def _clone_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)
+
+
+def _sync(device: str) -> None:
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def _versions(device: str) -> dict[str, Any]:
+    info: dict[str, Any] = {"python": host_platform.python_version(), "torch": torch.__version__}
+    try:
+        import triton
+
+        info["triton"] = triton.__version__
+    except ImportError:
+        info["triton"] = None
+    if device == "cuda":
+        props = torch.cuda.get_device_properties(0)
+        info["gpu"] = props.name
+        info["cuda"] = torch.version.cuda
+        info["hip"] = getattr(torch.version, "hip", None)
+    return info
+
+
+class Evaluation:
+    """One split (visible or held-out) of one task: the gates, in order."""
+
+    def __init__(self, request: dict[str, Any], events: Events) -> None:
+        self.req = request
+        self.events = events
+        self.device: str = request["device"]
+        self.tolerances = {k: (v["atol"], v["rtol"]) for k, v in request["tolerance"].items()}
+        self.candidate_root = Path(request["candidate_root"])
+        self.baseline_root = Path(request["baseline_root"])
+        self.task_root = Path(request["task_root"])
+        entry = request["entry"]
+        self.entry_file, self.entry_fn = entry["file"], entry["function"]
+
+    # -- helpers -----------------------------------------------------------------------------
+    def make_inputs(self, params: dict[str, Any], seed: int) -> tuple[Any, ...]:
+        args = self.inputs_fn(params, seed, self.device)
+        return tuple(args) if isinstance(args, (tuple, list)) else (args,)
+
+    def reference(self, args: tuple[Any, ...]) -> Any:
+        with torch.no_grad():
+            ref_args = _upcast(args) if self.req["reference_upcast"] else args
+            out = self.reference_fn(*ref_args)
+        return tuple(out) if isinstance(out, list) else out
+
+    def check_output(self, out: Any, meta: OutputMeta, ref: Any) -> Mismatch | None:
+        return check_structure(out, meta) or compare_values(out, ref, self.tolerances)
+
+    def call(self, fn: Any, args: tuple[Any, ...], config: str, what: str) -> Any:
+        try:
+            out = fn(*args)
+            _sync(self.device)
+            return out
+        except Exception as exc:  # the candidate's failure, reported as a verdict
+            if is_device_fault(exc):
+                raise CandidateFailure("crash", f"{what} faulted on the device on config "
+                                       f"{config}: {describe_exception(exc, self.candidate_root)}",
+                                       config=config) from exc
+            raise CandidateFailure("incorrect", f"{what} raised on config {config}: "
+                                   f"{describe_exception(exc, self.candidate_root)}",
+                                   config=config) from exc
+
+    # -- gates -------------------------------------------------------------------------------
+    def load(self) -> None:
+        reference = load_module(self.task_root, self.req["reference"]["file"], "aka_reference")
+        self.reference_fn = _get_function(reference, self.req["reference"]["function"],
+                                          self.req["reference"]["file"])
+        inputs = reference if self.req["inputs"]["file"] == self.req["reference"]["file"] else \
+            load_module(self.task_root, self.req["inputs"]["file"], "aka_reference")
+        self.inputs_fn = _get_function(inputs, self.req["inputs"]["function"],
+                                       self.req["inputs"]["file"])
+        baseline = load_module(self.baseline_root, self.entry_file, "aka_baseline")
+        self.baseline_fn = _get_function(baseline, self.entry_fn, self.entry_file)
+
+    def compile_gate(self) -> None:
+        """Import the candidate and run it once: imports, native builds and JIT all happen here."""
+        self.events.emit("phase", phase="compile")
+        try:
+            module = load_module(self.candidate_root, self.entry_file, "aka_candidate")
+            self.candidate_fn = _get_function(module, self.entry_fn, self.entry_file)
+        except Exception as exc:
+            raise CandidateFailure("compile_error",
+                                   describe_exception(exc, self.candidate_root)) from exc
+        first = self.req["configs"][0]
+        args = self.make_inputs(first["params"], self.req["seeds"][0])
+        import inspect
+
+        try:
+            inspect.signature(self.candidate_fn).bind(*args)
+        except (TypeError, ValueError) as exc:
+            raise CandidateFailure(
+                "compile_error",
+                f"{self.entry_file}:{self.entry_fn} cannot take the task's {len(args)} inputs: "
+                f"{exc}; keep the signature of the baseline's {self.entry_fn}",
+            ) from exc
+        try:
+            self.candidate_fn(*args)
+            _sync(self.device)
+        except Exception as exc:
+            if type(exc).__name__ == "NativeCompiledNotRun":
+                raise CandidateFailure("compiled_not_run", str(exc)) from exc
+            if is_device_fault(exc):
+                raise CandidateFailure("crash", "faulted on the device on its first call: "
+                                       + describe_exception(exc, self.candidate_root)) from exc
+            raise CandidateFailure("compile_error", "failed on its first call (config "
+                                   f"{first['name']}): "
+                                   + describe_exception(exc, self.candidate_root)) from exc
+        self.events.emit("compiled")
+
+    def correctness_gate(self) -> None:
+        """Every configuration, every seed; a failing configuration does not stop the others,
+        so the report (and the agent's feedback) names all of them."""
+        self.events.emit("phase", phase="correctness")
+        self.metas: dict[str, OutputMeta] = {}
+        failures: list[CandidateFailure] = []
+        for config in self.req["configs"]:
+            try:
+                self._check_config(config["name"], config["params"])
+            except CandidateFailure as failure:
+                if failure.kind == "crash":
+                    raise
+                failures.append(failure)
+                fields = {k: v for k, v in failure.fields.items() if k != "config"}
+                self.events.emit("config_incorrect", config=config["name"],
+                                 message=failure.message, **fields)
+        if failures:
+            first = failures[0]
+            raise CandidateFailure("incorrect", first.message, failed_configs=len(failures))
+
+    def _check_config(self, name: str, params: dict[str, Any]) -> None:
+        check_baseline = self.req["check_baseline"]
+        worst_abs = 0.0
+        baseline_ok = True
+        for seed in self.req["seeds"]:
+            args = self.make_inputs(params, seed)
+            if name not in self.metas:
+                with torch.no_grad():
+                    self.metas[name] = OutputMeta.of(self.reference_fn(*_clone_args(args)))
+            ref = self.reference(args)
+            if check_baseline and baseline_ok:
+                try:
+                    base_out = self.baseline_fn(*_clone_args(args))
+                    _sync(self.device)
+                    baseline_ok = self.check_output(base_out, self.metas[name], ref) is None
+                    del base_out
+                except Exception:
+                    baseline_ok = False
+            before = None if self.req["in_place"] else _clone_args(args)
+            out = self.call(self.candidate_fn, args, name, self.entry_fn)
+            problem = self.check_output(out, self.metas[name], ref)
+            if problem is None and before is not None:
+                for index, (a, b) in enumerate(zip(args, before, strict=True)):
+                    if isinstance(a, torch.Tensor) and not torch.equal(a, b):
+                        problem = Mismatch(f"modified its input {index} (the task does not "
+                                           "allow in-place changes)")
+            if problem is not None:
+                raise CandidateFailure(
+                    "incorrect", f"config {name} (seed {seed}): {problem.message}",
+                    max_abs_err=problem.max_abs_err,
+                    baseline_correct=baseline_ok if check_baseline else None,
+                )
+            worst_abs = max(worst_abs, max_errors(out, ref))
+            del out, ref
+        self.events.emit("config_correct", config=name, max_abs_err=worst_abs,
+                         baseline_correct=baseline_ok if check_baseline else None)
+
+    def sanity(self) -> None:
+        from agentkernelarena.evaluate.sanity import config_issues
+
+        self.events.emit("phase", phase="sanity")
+        for config in self.req["configs"]:
+            for issue in config_issues(self, config["name"], config["params"]):
+                self.events.emit("sanity_issue", config=config["name"], message=issue)
+
+    def performance(self) -> None:
+        self.events.emit("phase", phase="performance")
+        options = TimingOptions(**self.req["timing"])
+        for config in self.req["configs"]:
+            name, params = config["name"], config["params"]
+            pool = [self.make_inputs(params, s) for s in self.req["timing_seeds"]]
+            refs = [self.reference(p) for p in pool]
+            work = _clone_args(pool[0])
+            meta = self.metas[name]
+
+            def refill(k: int, work: tuple[Any, ...] = work, pool: list[Any] = pool) -> None:
+                for dst, src in zip(work, pool[k], strict=True):
+                    if isinstance(dst, torch.Tensor):
+                        dst.copy_(src)
+
+            def verify(out: Any, k: int, refs: list[Any] = refs, name: str = name,
+                       meta: OutputMeta = meta) -> None:
+                problem = self.check_output(out, meta, refs[k])
+                if problem is not None:
+                    raise CandidateFailure("incorrect", f"config {name}: the output of a timed "
+                                           f"call is wrong: {problem.message}", config=name)
+
+            def candidate(*args: Any, name: str = name) -> Any:
+                return self.call(self.candidate_fn, args, name, self.entry_fn)
+
+            result = time_interleaved(self.baseline_fn, candidate, work, refill, len(pool),
+                                      verify, self.device, options)
+            self.events.emit("config_timing", config=name, baseline_ms=result.baseline_ms,
+                             candidate_ms=result.candidate_ms, speedup=result.speedup,
+                             rounds=result.rounds, rse=result.rse)
+            del pool, refs, work
+
+
+def main(argv: list[str]) -> int:
+    request = json.loads(Path(argv[1]).read_text())
+    events = Events(request["events_path"])
+    events.emit("start", pid=os.getpid(), versions=_versions(request["device"]))
+    evaluation = Evaluation(request, events)
+    try:
+        evaluation.load()
+    except Exception as exc:  # the pristine task is broken: not the candidate's fault
+        events.emit("harness_error", message=describe_exception(exc, Path(request["task_root"])))
+        return 3
+    try:
+        evaluation.compile_gate()
+        evaluation.correctness_gate()
+        if request.get("sanity"):
+            evaluation.sanity()
+        if request["measure"]:
+            evaluation.performance()
+    except CandidateFailure as failure:
+        events.emit(failure.kind, message=failure.message, **failure.fields)
+        if failure.kind == "crash":
+            os._exit(4)  # the device context is gone; do not run atexit handlers on it
+    events.emit("done")
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

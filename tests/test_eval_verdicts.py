@@ -1,0 +1,166 @@
+"""The evaluator's verdicts on the CPU platform: one test per outcome the issue names."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from agentkernelarena.errors import AkaError
+from agentkernelarena.evaluate import EvalOptions, evaluate
+
+CPU = EvalOptions(platform="cpu")
+
+
+def test_baseline_against_itself_is_ok(scale_add_task):
+    result = evaluate(scale_add_task, scale_add_task.root, CPU)
+    assert result["verdict"] == "ok", result["reasons"]
+    assert result["compiled"] and result["correct"]
+    assert result["speedup"] is not None and 0.2 < result["speedup"] < 5
+    assert result["comparable"] is False
+    assert result["held_out"]["correct"] is True
+    assert result["held_out"]["quadrant"] == "both_pass"
+    assert result["score"] == pytest.approx(120 + 100 * result["speedup"], rel=1e-3)
+    assert [c["name"] for c in result["configs"]] == [c.name for c in scale_add_task.visible]
+    assert all(c["correct"] and c["rounds"] >= 2 for c in result["configs"])
+
+
+def test_solution_is_ok(scale_add_task):
+    result = evaluate(scale_add_task, scale_add_task.solution_dir, CPU)
+    assert result["verdict"] == "ok", result["reasons"]
+    assert result["held_out"]["correct"] is True
+    assert result["ignored_files"] == []
+
+
+def test_syntax_error_is_compile_error_with_line(scale_add_task, solution_factory):
+    folder = solution_factory(replace=("out = torch.empty_like(x)", "out = torch.empty_like(x"))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "compile_error"
+    assert not result["compiled"] and not result["correct"]
+    assert result["score"] == 0
+    assert "kernel.py:" in result["reasons"][0] and "SyntaxError" in result["reasons"][0]
+    assert result["held_out"]["evaluated"] is False
+
+
+def test_triton_compile_error_is_compile_error(scale_add_task, solution_factory):
+    folder = solution_factory(replace=("tl.arange(0, BLOCK)", "tl.arange(0, BLOCK) + undefined"))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "compile_error"
+    assert "undefined" in result["reasons"][0]
+
+
+def test_wrong_kernel_is_incorrect_naming_config_and_error(scale_add_task, solution_factory):
+    folder = solution_factory(replace=("x * alpha + y", "x * alpha - y"))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "incorrect"
+    assert result["compiled"] and not result["correct"]
+    assert result["score"] == 20
+    first = scale_add_task.visible[0].name
+    assert any(first in reason and "max abs error" in reason for reason in result["reasons"])
+    assert result["configs"][0]["max_abs_err"] > 0.1
+    assert result["held_out"]["quadrant"] == "regression"
+
+
+def test_partial_output_is_incorrect(scale_add_task, solution_factory):
+    # Skips the last element: every element is compared, so it cannot pass.
+    folder = solution_factory(replace=("mask = offs < n", "mask = offs < n - 1"))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "incorrect"
+
+
+def test_hanging_kernel_times_out_within_bound(scale_add_task, solution_factory):
+    scale_add_task.timeouts.update(compile=20.0, correctness=4.0)
+    folder = solution_factory(replace=(
+        "    out = torch.empty_like(x)\n",
+        "    out = torch.empty_like(x)\n    global _calls\n"
+        "    _calls = globals().get('_calls', 0) + 1\n"
+        "    while _calls > 1:\n        pass\n",
+    ))
+    started = time.monotonic()
+    result = evaluate(scale_add_task, folder, CPU)
+    elapsed = time.monotonic() - started
+    assert result["verdict"] == "timeout"
+    assert result["compiled"] is True and result["correct"] is False
+    assert "correctness" in result["reasons"][0]
+    assert result["score"] == 20
+    # Two workers at most (visible, held-out), each bounded by compile + correctness deadlines.
+    assert elapsed < 2 * (20 + 4) + 10
+
+
+def test_kernel_that_kills_its_process_is_crash(scale_add_task, solution_factory):
+    folder = solution_factory(replace=(
+        "    out = torch.empty_like(x)\n",
+        "    import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    out = torch.empty_like(x)\n",
+    ))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "crash"
+    assert "signal 9" in result["reasons"][0]
+    assert result["score"] == 0
+
+
+def test_exit_during_correctness_is_crash(scale_add_task, solution_factory):
+    folder = solution_factory(replace=(
+        "    out = torch.empty_like(x)\n",
+        "    global _calls\n    _calls = globals().get('_calls', 0) + 1\n"
+        "    if _calls > 2:\n        import os\n        os._exit(0)\n"
+        "    out = torch.empty_like(x)\n",
+    ))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "crash"
+    assert result["compiled"] is True
+
+
+def test_wrong_signature_is_compile_error(scale_add_task, solution_factory):
+    folder = solution_factory(replace=("y: torch.Tensor, alpha: float)", "y: torch.Tensor)"))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "compile_error"
+    assert "signature" in result["reasons"][0]
+
+
+def test_wrong_dtype_is_incorrect(scale_add_task, solution_factory):
+    folder = solution_factory(replace=("out = torch.empty_like(x)",
+                                       "out = torch.empty_like(x, dtype=torch.float64)"))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "incorrect"
+    assert "dtype float64, expected float" in result["reasons"][0]
+
+
+def test_modifying_inputs_is_incorrect(scale_add_task, solution_factory):
+    folder = solution_factory(replace=("    return out\n", "    y.zero_()\n    return out\n"))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "incorrect"
+    assert "modified its input 1" in result["reasons"][0]
+
+
+def test_shape_hardcoded_solution_fails_held_out(scale_add_task, solution_factory):
+    # Correct for the visible sizes only: handles at most 4096 elements.
+    folder = solution_factory(replace=("triton.cdiv(n, 1024)", "min(4, triton.cdiv(n, 1024))"))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "ok", result["reasons"]
+    assert result["held_out"]["correct"] is False
+    assert result["held_out"]["quadrant"] == "regression"
+
+
+def test_only_editable_files_are_taken(scale_add_task, solution_factory):
+    folder = solution_factory()
+    (folder / "reference.py").write_text("def reference(x, y, alpha):\n    return x\n")
+    (folder / "notes.txt").write_text("scratch")
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "ok"
+    assert result["ignored_files"] == ["notes.txt", "reference.py"]
+
+
+def test_missing_editable_file_is_a_user_error(scale_add_task, tmp_path):
+    (tmp_path / "other.py").write_text("x = 1\n")
+    with pytest.raises(AkaError, match="holds none of the task's editable files"):
+        evaluate(scale_add_task, tmp_path, CPU)
+
+
+def test_same_seed_repeats_the_evaluation(scale_add_task):
+    options = EvalOptions(platform="cpu", seed=1234, measure=False)
+    first = evaluate(scale_add_task, scale_add_task.root, options)
+    second = evaluate(scale_add_task, scale_add_task.root, options)
+    assert first["seed"] == second["seed"] == 1234
+    assert [c["max_abs_err"] for c in first["configs"]] == \
+        [c["max_abs_err"] for c in second["configs"]]
