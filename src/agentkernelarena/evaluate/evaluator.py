@@ -19,7 +19,7 @@ from typing import Any
 
 import agentkernelarena
 from agentkernelarena.errors import TaskError
-from agentkernelarena.evaluate import evaldir
+from agentkernelarena.evaluate import evaldir, speed_of_light
 from agentkernelarena.evaluate.supervisor import WorkerOutcome, run_worker
 from agentkernelarena.platforms import Platform, get_platform
 from agentkernelarena.scoring import arithmetic_mean, geometric_mean, trial_score
@@ -49,7 +49,7 @@ def default_timing(platform: Platform) -> dict[str, Any]:
         # The compile and correctness gates have already warmed both versions up.
         return {"min_rounds": 2, "max_rounds": 5, "budget_s": 1.0, "target_rse": 0.05,
                 "warmup": 0}
-    return {"min_rounds": 20, "max_rounds": 400, "budget_s": 2.5, "target_rse": 0.002,
+    return {"min_rounds": 20, "max_rounds": 300, "budget_s": 1.5, "target_rse": 0.002,
             "warmup": 3}
 
 
@@ -70,11 +70,22 @@ def _seeds(base: int, split: str) -> tuple[list[int], list[int]]:
     return draw[:CORRECTNESS_SEEDS], draw[CORRECTNESS_SEEDS:]
 
 
-def _request(task: Task, split: str, root: Path, platform: Platform, base_seed: int,
-             measure: bool, timing: dict[str, Any], sanity: bool = False) -> dict[str, Any]:
+def _split_request(task: Task, split: str, platform: Platform, base_seed: int) -> dict[str, Any]:
     seeds, timing_seeds = _seeds(base_seed, split)
     return {
         "split": split,
+        "configs": [{"name": c.name, "params": c.params}
+                    for c in task.configs_for(platform.name, split)],
+        "seeds": seeds,
+        "timing_seeds": timing_seeds,
+        # The baseline is checked on held-out configurations for the generalization quadrant.
+        "check_baseline": split == "held_out",
+    }
+
+
+def _request(task: Task, splits: list[str], root: Path, platform: Platform, base_seed: int,
+             options: EvalOptions, timing: dict[str, Any]) -> dict[str, Any]:
+    return {
         "device": platform.device,
         "platform": platform.name,
         "task_root": str(root / "task"),
@@ -83,79 +94,97 @@ def _request(task: Task, split: str, root: Path, platform: Platform, base_seed: 
         "entry": {"file": task.entry.file, "function": task.entry.function},
         "reference": {"file": task.reference.file, "function": task.reference.function},
         "inputs": {"file": task.inputs.file, "function": task.inputs.function},
-        "configs": [{"name": c.name, "params": c.params}
-                    for c in task.configs_for(platform.name, split)],
+        "splits": [_split_request(task, s, platform, base_seed) for s in splits],
         "tolerance": {k: {"atol": v.atol, "rtol": v.rtol} for k, v in task.tolerance.items()},
         "reference_upcast": task.reference_upcast,
         "in_place": task.in_place,
-        "seeds": seeds,
-        "timing_seeds": timing_seeds,
-        "check_baseline": split == "held_out",
-        "measure": measure,
+        "measure": options.measure,
         "timing": timing,
-        "sanity": sanity,
+        "sanity": options.sanity,
+        "policy": policy_for(task),
     }
+
+
+def policy_for(task: Task) -> dict[str, Any]:
+    """What the candidate's entry may do (docs/integrity.md): the deliverable's language decides
+    which launches must happen; no category may compute its result with PyTorch operators."""
+    target = task.category.split("2", 1)[1] if "2" in task.category else task.language
+    return {"require_launch": target if target in ("triton",) else None,
+            "forbid_torch_compute": task.category != "repository"}
 
 
 def _deadlines(task: Task) -> dict[str, float]:
     t = task.timeouts
     return {"startup": t["compile"], "compile": t["compile"], "correctness": t["correctness"],
-            "performance": t["performance"], "sanity": t["correctness"]}
+            "sanity": t["correctness"], "performance": t["performance"]}
 
 
-def interpret(outcome: WorkerOutcome, task: Task) -> dict[str, Any]:
-    """A worker's events -> verdict, flags, reasons and per-configuration records."""
+def _ended_early(outcome: WorkerOutcome) -> tuple[str, str]:
+    """Verdict and reason for a worker that stopped before reporting a split's end."""
+    if outcome.timed_out_phase is not None:
+        return "timeout", (f"timed out in the {outcome.timed_out_phase} phase; "
+                           "the worker was killed")
+    code = outcome.returncode
+    how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+    tail = f"; last output:\n{outcome.log_tail}" if outcome.log_tail else ""
+    return "crash", f"the evaluation process ended without a result ({how}){tail}"
+
+
+def interpret(outcome: WorkerOutcome, task: Task, split: str) -> dict[str, Any] | None:
+    """One split's verdict, flags, reasons and per-configuration records from the worker's
+    events; None when the worker never reached this split (it ended in an earlier one)."""
     harness = outcome.first("harness_error")
     if harness:
         raise TaskError(f"task {task.id}: its pristine files failed to load: {harness['message']}",
                         f"run `aka tasks check {task.id}`")
     compiled = outcome.first("compiled") is not None
+    events = [e for e in outcome.events if e.get("split") == split]
+    kinds = {e["event"]: e for e in events}
+    if compiled and "split_start" not in kinds and split != "visible":
+        return None
     configs: dict[str, dict[str, Any]] = {}
-    for event in outcome.events:
-        kind = event.get("event")
+    for event in events:
+        kind = event["event"]
         if kind in ("config_correct", "config_incorrect", "config_timing"):
             record = configs.setdefault(event["config"], {"name": event["config"]})
-            fields = {k: v for k, v in event.items() if k not in ("event", "config")}
-            if kind == "config_correct":
-                record["correct"] = True
-            elif kind == "config_incorrect":
-                record["correct"] = False
-            record.update(fields)
+            record.update({k: v for k, v in event.items()
+                           if k not in ("event", "config", "split", "t", "message")})
+            if kind != "config_timing":
+                record["correct"] = kind == "config_correct"
     reasons: list[str] = []
     if (failure := outcome.first("compile_error")) is not None:
         verdict = "compile_error"
         reasons.append(failure["message"])
-    elif outcome.timed_out_phase is not None:
-        verdict = "timeout"
-        reasons.append(f"timed out in the {outcome.timed_out_phase} phase; the worker was killed")
-    elif (failure := outcome.first("crash")) is not None:
+    elif (failure := outcome.first("rejected")) is not None:
+        verdict = "rejected"
+        reasons.append(failure["message"])
+    elif (failure := next((e for e in outcome.events if e["event"] == "crash"
+                           and e.get("split") in (None, split)), None)) is not None:
         verdict = "crash"
         reasons.append(failure["message"])
-    elif (failure := outcome.first("incorrect")) is not None:
+    elif (failure := kinds.get("incorrect")) is not None:
         verdict = "incorrect"
-        per_config = [e["message"] for e in outcome.all("config_incorrect")]
+        per_config = [e["message"] for e in events if e["event"] == "config_incorrect"]
         reasons.extend(per_config or [failure["message"]])
-    elif outcome.first("done") is not None:
+    elif "split_done" in kinds:
         verdict = "ok"
     else:
-        verdict = "crash"
-        code = outcome.returncode
-        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-        reasons.append(f"the evaluation process ended without a result ({how})"
-                       + (f"; last output:\n{outcome.log_tail}" if outcome.log_tail else ""))
+        verdict, reason = _ended_early(outcome)
+        reasons.append(reason)
     correct = verdict == "ok"
     speedups = [c["speedup"] for c in configs.values() if c.get("speedup") is not None]
     timed = correct and speedups and len(speedups) == len(configs)
+    phase_times = [e["t"] for e in events if "t" in e]
     return {
         "verdict": verdict,
         "compiled": compiled,
-        "correct": correct if compiled else False,
+        "correct": correct,
         "speedup": geometric_mean(speedups) if timed else None,
         "speedup_arith": arithmetic_mean(speedups) if timed else None,
         "reasons": reasons,
         "configs": list(configs.values()),
-        "wall_s": round(outcome.wall_s, 3),
-        "sanity_issues": [e["message"] for e in outcome.all("sanity_issue")],
+        "wall_s": round(max(phase_times) - min(phase_times), 3) if phase_times else 0.0,
+        "sanity_issues": [e["message"] for e in events if e["event"] == "sanity_issue"],
     }
 
 
@@ -164,6 +193,36 @@ def _quadrant(baseline_ok: bool | None, candidate_ok: bool) -> str | None:
         return None
     return {(True, True): "both_pass", (True, False): "regression",
             (False, False): "both_fail", (False, True): "improvement"}[(baseline_ok, candidate_ok)]
+
+
+def _apply_speed_checks(task: Task, result: dict[str, Any]) -> None:
+    """Reject timings beyond the speed of light; flag very large speedups for a person."""
+    result["flags"] = []
+    if not result.get("comparable") or not result.get("configs"):
+        return
+    params = {c.name: c.params for c in task.visible + task.held_out}
+    held_configs = result["held_out"].get("configs") or []
+    problems = speed_of_light.check(result["configs"] + held_configs, params, task.bytes_expr,
+                                    task.flops_expr, (result.get("versions") or {}).get("gpu"))
+    if problems:
+        result["verdict"] = "rejected"
+        result["reasons"] = problems + result["reasons"]
+    speedup = result.get("speedup")
+    if speedup is not None and speedup > speed_of_light.REVIEW_SPEEDUP:
+        result["flags"].append(f"review: speedup {speedup:.1f}x is over "
+                               f"{speed_of_light.REVIEW_SPEEDUP:g}x and no guard fired")
+
+
+def _held_out_record(split: dict[str, Any]) -> dict[str, Any]:
+    flags = [c.get("baseline_correct") for c in split["configs"]]
+    baseline_ok = all(flags) if flags and None not in flags else None
+    return {
+        "evaluated": True,
+        **{k: split[k] for k in ("verdict", "correct", "speedup", "speedup_arith", "reasons",
+                                 "configs", "wall_s", "sanity_issues")},
+        "baseline_correct": baseline_ok,
+        "quadrant": _quadrant(baseline_ok, split["correct"]),
+    }
 
 
 def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None) -> dict[str, Any]:
@@ -181,7 +240,6 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
         evaldir.copy_pristine(task, root / "task")
         evaldir.copy_pristine(task, root / "baseline")
         evaldir.build_candidate(task, solution_dir, root / "candidate")
-        env = _worker_env(platform)
         result: dict[str, Any] = {
             "task": task.id,
             "category": task.category,
@@ -189,43 +247,24 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
             "comparable": platform.comparable,
             "seed": base_seed,
         }
+        held: dict[str, Any] = {"evaluated": False, "correct": None, "speedup": None}
         missing = evaldir.missing_editable(task, solution_dir)
         if missing:
-            visible = {"verdict": "compile_error", "compiled": False, "correct": False,
-                       "speedup": None, "speedup_arith": None, "configs": [], "wall_s": 0.0,
-                       "reasons": [f"the solution lacks the editable file(s) {missing}"]}
+            result.update({"verdict": "compile_error", "compiled": False, "correct": False,
+                           "speedup": None, "speedup_arith": None, "configs": [],
+                           "reasons": [f"the solution lacks the editable file(s) {missing}"]})
         else:
-            outcome = run_worker(_request(task, "visible", root, platform, base_seed,
-                                          options.measure, timing, options.sanity), root, env,
-                                 _deadlines(task))
-            visible = interpret(outcome, task)
+            splits = ["visible", "held_out"] if options.held_out else ["visible"]
+            outcome = run_worker(_request(task, splits, root, platform, base_seed, options,
+                                          timing), root, _worker_env(platform), _deadlines(task))
             result["versions"] = (outcome.first("start") or {}).get("versions", {})
             result["network_isolated"] = outcome.network_isolated
-        result.update(visible)
-
-        held: dict[str, Any] = {"evaluated": False, "correct": None, "speedup": None}
-        if options.held_out and visible["compiled"] and visible["verdict"] != "crash":
-            outcome = run_worker(_request(task, "held_out", root, platform, base_seed,
-                                          options.measure, timing, options.sanity), root, env,
-                                 _deadlines(task))
-            held_split = interpret(outcome, task)
-            baseline_flags = [c.get("baseline_correct") for c in held_split["configs"]]
-            baseline_ok = all(baseline_flags) if baseline_flags and None not in baseline_flags \
-                else None
-            held = {
-                "evaluated": True,
-                "verdict": held_split["verdict"],
-                "correct": held_split["correct"],
-                "speedup": held_split["speedup"],
-                "speedup_arith": held_split["speedup_arith"],
-                "baseline_correct": baseline_ok,
-                "quadrant": _quadrant(baseline_ok, held_split["correct"]),
-                "reasons": held_split["reasons"],
-                "configs": held_split["configs"],
-                "wall_s": held_split["wall_s"],
-                "sanity_issues": held_split["sanity_issues"],
-            }
+            result.update(interpret(outcome, task, "visible") or {})
+            held_split = interpret(outcome, task, "held_out") if options.held_out else None
+            if held_split is not None and result["compiled"]:
+                held = _held_out_record(held_split)
         result["held_out"] = held
+        _apply_speed_checks(task, result)
         result["ignored_files"] = evaldir.ignored_changes(task, solution_dir)
         if result["ignored_files"]:
             result["reasons"].append("ignored changes outside the editable files: "

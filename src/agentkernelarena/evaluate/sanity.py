@@ -21,7 +21,7 @@ def _clone(args: tuple[Any, ...]) -> tuple[Any, ...]:
 def config_issues(evaluation: Any, name: str, params: dict[str, Any]) -> list[str]:
     """Problems of one configuration; `evaluation` is the worker's `Evaluation`."""
     issues: list[str] = []
-    seed_a, seed_b = evaluation.req["seeds"][:2]
+    seed_a, seed_b = evaluation.split["seeds"][:2]
     args_a = evaluation.make_inputs(params, seed_a)
     args_a2 = evaluation.make_inputs(params, seed_a)
     args_b = evaluation.make_inputs(params, seed_b)

@@ -78,8 +78,13 @@ def _read_events(path: Path) -> list[dict[str, Any]]:
 
 
 def _phase_of(events: list[dict[str, Any]]) -> str:
-    phases = [e["phase"] for e in events if e.get("event") == "phase"]
-    return phases[-1] if phases else "startup"
+    """The current phase, qualified by split ("held_out:correctness") so that each split's
+    phases get their own deadline."""
+    phases = [e for e in events if e.get("event") == "phase"]
+    if not phases:
+        return "startup"
+    last = phases[-1]
+    return f"{last['split']}:{last['phase']}" if last.get("split") else last["phase"]
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -98,12 +103,12 @@ def run_worker(
     poll_s: float = 0.05,
 ) -> WorkerOutcome:
     """Run one worker to its end or its deadline. `deadlines` maps phase -> seconds."""
-    events_path = workdir / f"events-{request['split']}.jsonl"
+    events_path = workdir / "events.jsonl"
     events_path.unlink(missing_ok=True)
     request = {**request, "events_path": str(events_path)}
-    request_path = workdir / f"request-{request['split']}.json"
+    request_path = workdir / "request.json"
     request_path.write_text(json.dumps(request, indent=1))
-    log_path = workdir / f"worker-{request['split']}.log"
+    log_path = workdir / "worker.log"
 
     argv = [sys.executable, "-m", "agentkernelarena.evaluate.worker", str(request_path)]
     isolated = request["device"] == "cpu" and can_unshare_network()
@@ -125,7 +130,7 @@ def run_worker(
             phase = _phase_of(_read_events(events_path))
             if phase != current:
                 current, phase_started = phase, time.monotonic()
-            limit = deadlines.get(current, deadlines.get("compile", 300.0))
+            limit = deadlines.get(current.rsplit(":", 1)[-1], deadlines.get("compile", 300.0))
             if time.monotonic() - phase_started > limit:
                 timed_out = current
                 _kill_group(proc)

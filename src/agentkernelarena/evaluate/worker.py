@@ -18,6 +18,7 @@ import sys
 import traceback
 import types
 from pathlib import Path
+from time import monotonic as _monotonic
 from typing import Any
 
 import torch
@@ -26,8 +27,16 @@ from agentkernelarena.evaluate.compare import (
     Mismatch,
     OutputMeta,
     check_structure,
+    compare_sampled,
     compare_values,
     max_errors,
+)
+from agentkernelarena.evaluate.guards import (
+    LaunchCounter,
+    OpAudit,
+    ProcessWatch,
+    TamperWatch,
+    module_names,
 )
 from agentkernelarena.evaluate.timing import TimingOptions, time_interleaved
 
@@ -37,10 +46,14 @@ class Events:
 
     def __init__(self, path: str) -> None:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        self._started = _monotonic()
+        self.split: str | None = None
 
     def emit(self, event: str, **fields: Any) -> None:
-        line = json.dumps({"event": event, **fields}, default=str) + "\n"
-        os.write(self._fd, line.encode())
+        record = {"event": event, "t": round(_monotonic() - self._started, 4), **fields}
+        if self.split is not None:
+            record["split"] = self.split
+        os.write(self._fd, (json.dumps(record, default=str) + "\n").encode())
 
 
 class CandidateFailure(Exception):
@@ -128,6 +141,21 @@ def _clone_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)
 
 
+def _aliasing(out: Any, args: tuple[Any, ...], in_place: bool) -> Mismatch | None:
+    """An output sharing memory with an input: a view of it, or the input rewritten."""
+    if in_place:
+        return None
+    outs = [out] if isinstance(out, torch.Tensor) else list(out)
+    for o in outs:
+        if not isinstance(o, torch.Tensor) or o.numel() == 0:
+            continue
+        for index, a in enumerate(args):
+            if isinstance(a, torch.Tensor) and a.numel() and \
+                    o.untyped_storage().data_ptr() == a.untyped_storage().data_ptr():
+                return Mismatch(f"returned memory that belongs to input {index}")
+    return None
+
+
 def _sync(device: str) -> None:
     if device == "cuda":
         torch.cuda.synchronize()
@@ -150,7 +178,7 @@ def _versions(device: str) -> dict[str, Any]:
 
 
 class Evaluation:
-    """One split (visible or held-out) of one task: the gates, in order."""
+    """One task's gates: compile once, then correctness (and timing) per split of configs."""
 
     def __init__(self, request: dict[str, Any], events: Events) -> None:
         self.req = request
@@ -162,6 +190,10 @@ class Evaluation:
         self.task_root = Path(request["task_root"])
         entry = request["entry"]
         self.entry_file, self.entry_fn = entry["file"], entry["function"]
+        self.split: dict[str, Any] = request["splits"][0]
+        self.policy: dict[str, Any] = request.get("policy", {})
+        self.launches = LaunchCounter(self.device)
+        self.launches.install()
 
     # -- helpers -----------------------------------------------------------------------------
     def make_inputs(self, params: dict[str, Any], seed: int) -> tuple[Any, ...]:
@@ -177,10 +209,22 @@ class Evaluation:
     def check_output(self, out: Any, meta: OutputMeta, ref: Any) -> Mismatch | None:
         return check_structure(out, meta) or compare_values(out, ref, self.tolerances)
 
-    def call(self, fn: Any, args: tuple[Any, ...], config: str, what: str) -> Any:
+    def call(self, fn: Any, args: tuple[Any, ...], config: str, what: str,
+             sync: bool = True, audit: bool = False) -> Any:
+        """Call the candidate under the guards; its exceptions become verdicts. Timed calls pass
+        sync=False (a synchronize inside the timed region would count host latency against the
+        candidate) and audit=False (the operator audit costs host time)."""
+        self.launches.reset()
         try:
-            out = fn(*args)
-            _sync(self.device)
+            if audit:
+                with OpAudit() as ops:
+                    out = fn(*args)
+                self._check_ops(ops, config)
+            else:
+                out = fn(*args)
+            if sync:
+                _sync(self.device)
+            self._check_launches(config)
             return out
         except Exception as exc:  # the candidate's failure, reported as a verdict
             if is_device_fault(exc):
@@ -190,6 +234,40 @@ class Evaluation:
             raise CandidateFailure("incorrect", f"{what} raised on config {config}: "
                                    f"{describe_exception(exc, self.candidate_root)}",
                                    config=config) from exc
+
+    def _check_ops(self, ops: OpAudit, config: str) -> None:
+        if self.policy.get("forbid_torch_compute") and ops.disallowed:
+            used = ", ".join(f"{name} x{n}" for name, n in ops.disallowed.most_common(8))
+            raise CandidateFailure(
+                "rejected", f"computed with PyTorch operators on config {config} ({used}); the "
+                f"entry may only allocate, view and reshape with PyTorch", config=config)
+
+    def _check_launches(self, config: str) -> None:
+        language = self.policy.get("require_launch")
+        if language == "triton" and self.launches.installed and self.launches.count == 0:
+            raise CandidateFailure("rejected", f"launched no Triton kernel on config {config}; "
+                                   "the result must be computed by the task's kernels",
+                                   config=config)
+        if self.launches.foreign_streams:
+            raise CandidateFailure("rejected", f"launched {self.launches.foreign_streams} "
+                                   f"kernel(s) on a stream other than the timed one on config "
+                                   f"{config}", config=config)
+
+    def start_watching(self) -> None:
+        """Snapshot what the harness relies on, after loading it, before the candidate."""
+        self.tamper = TamperWatch(module_names("agentkernelarena", "aka_reference",
+                                               "aka_baseline"))
+        self.processes = ProcessWatch()
+
+    def check_tampering(self, where: str) -> None:
+        changed = self.tamper.changes()
+        if changed:
+            raise CandidateFailure("rejected", f"modified what the harness relies on ({where}): "
+                                   + ", ".join(changed[:8]))
+        leftovers = self.processes.changes()
+        if leftovers:
+            raise CandidateFailure("rejected", f"left work running outside the call ({where}): "
+                                   + "; ".join(leftovers[:4]))
 
     # -- gates -------------------------------------------------------------------------------
     def load(self) -> None:
@@ -212,8 +290,8 @@ class Evaluation:
         except Exception as exc:
             raise CandidateFailure("compile_error",
                                    describe_exception(exc, self.candidate_root)) from exc
-        first = self.req["configs"][0]
-        args = self.make_inputs(first["params"], self.req["seeds"][0])
+        first = self.split["configs"][0]
+        args = self.make_inputs(first["params"], self.split["seeds"][0])
         import inspect
 
         try:
@@ -225,7 +303,9 @@ class Evaluation:
                 f"{exc}; keep the signature of the baseline's {self.entry_fn}",
             ) from exc
         try:
-            self.candidate_fn(*args)
+            self.launches.reset()
+            with OpAudit() as ops:
+                self.candidate_fn(*args)
             _sync(self.device)
         except Exception as exc:
             if type(exc).__name__ == "NativeCompiledNotRun":
@@ -237,6 +317,9 @@ class Evaluation:
                                    f"{first['name']}): "
                                    + describe_exception(exc, self.candidate_root)) from exc
         self.events.emit("compiled")
+        self._check_ops(ops, first["name"])
+        self._check_launches(first["name"])
+        self.check_tampering("on import or first call")
 
     def correctness_gate(self) -> None:
         """Every configuration, every seed; a failing configuration does not stop the others,
@@ -244,7 +327,7 @@ class Evaluation:
         self.events.emit("phase", phase="correctness")
         self.metas: dict[str, OutputMeta] = {}
         failures: list[CandidateFailure] = []
-        for config in self.req["configs"]:
+        for config in self.split["configs"]:
             try:
                 self._check_config(config["name"], config["params"])
             except CandidateFailure as failure:
@@ -259,10 +342,10 @@ class Evaluation:
             raise CandidateFailure("incorrect", first.message, failed_configs=len(failures))
 
     def _check_config(self, name: str, params: dict[str, Any]) -> None:
-        check_baseline = self.req["check_baseline"]
+        check_baseline = self.split["check_baseline"]
         worst_abs = 0.0
         baseline_ok = True
-        for seed in self.req["seeds"]:
+        for seed in self.split["seeds"]:
             args = self.make_inputs(params, seed)
             if name not in self.metas:
                 with torch.no_grad():
@@ -277,8 +360,9 @@ class Evaluation:
                 except Exception:
                     baseline_ok = False
             before = None if self.req["in_place"] else _clone_args(args)
-            out = self.call(self.candidate_fn, args, name, self.entry_fn)
-            problem = self.check_output(out, self.metas[name], ref)
+            out = self.call(self.candidate_fn, args, name, self.entry_fn, audit=True)
+            problem = self.check_output(out, self.metas[name], ref) or _aliasing(
+                out, args, self.req["in_place"])
             if problem is None and before is not None:
                 for index, (a, b) in enumerate(zip(args, before, strict=True)):
                     if isinstance(a, torch.Tensor) and not torch.equal(a, b):
@@ -292,6 +376,7 @@ class Evaluation:
                 )
             worst_abs = max(worst_abs, max_errors(out, ref))
             del out, ref
+        self.check_tampering(f"config {name}")
         self.events.emit("config_correct", config=name, max_abs_err=worst_abs,
                          baseline_correct=baseline_ok if check_baseline else None)
 
@@ -299,16 +384,16 @@ class Evaluation:
         from agentkernelarena.evaluate.sanity import config_issues
 
         self.events.emit("phase", phase="sanity")
-        for config in self.req["configs"]:
+        for config in self.split["configs"]:
             for issue in config_issues(self, config["name"], config["params"]):
                 self.events.emit("sanity_issue", config=config["name"], message=issue)
 
     def performance(self) -> None:
         self.events.emit("phase", phase="performance")
         options = TimingOptions(**self.req["timing"])
-        for config in self.req["configs"]:
+        for config in self.split["configs"]:
             name, params = config["name"], config["params"]
-            pool = [self.make_inputs(params, s) for s in self.req["timing_seeds"]]
+            pool = [self.make_inputs(params, s) for s in self.split["timing_seeds"]]
             refs = [self.reference(p) for p in pool]
             work = _clone_args(pool[0])
             meta = self.metas[name]
@@ -318,22 +403,31 @@ class Evaluation:
                     if isinstance(dst, torch.Tensor):
                         dst.copy_(src)
 
-            def verify(out: Any, k: int, refs: list[Any] = refs, name: str = name,
+            def verify(out: Any, k: int, full: bool, refs: list[Any] = refs, name: str = name,
                        meta: OutputMeta = meta) -> None:
-                problem = self.check_output(out, meta, refs[k])
+                problem = check_structure(out, meta) or (
+                    compare_values(out, refs[k], self.tolerances) if full
+                    else compare_sampled(out, refs[k], self.tolerances))
                 if problem is not None:
                     raise CandidateFailure("incorrect", f"config {name}: the output of a timed "
                                            f"call is wrong: {problem.message}", config=name)
 
             def candidate(*args: Any, name: str = name) -> Any:
-                return self.call(self.candidate_fn, args, name, self.entry_fn)
+                return self.call(self.candidate_fn, args, name, self.entry_fn, sync=False)
 
             result = time_interleaved(self.baseline_fn, candidate, work, refill, len(pool),
                                       verify, self.device, options)
+            self.check_tampering(f"timing config {name}")
             self.events.emit("config_timing", config=name, baseline_ms=result.baseline_ms,
                              candidate_ms=result.candidate_ms, speedup=result.speedup,
                              rounds=result.rounds, rse=result.rse)
             del pool, refs, work
+
+
+def _report(events: Events, failure: CandidateFailure) -> None:
+    events.emit(failure.kind, message=failure.message, **failure.fields)
+    if failure.kind == "crash":
+        os._exit(4)  # the device context is gone; do not run atexit handlers on it
 
 
 def main(argv: list[str]) -> int:
@@ -346,17 +440,26 @@ def main(argv: list[str]) -> int:
     except Exception as exc:  # the pristine task is broken: not the candidate's fault
         events.emit("harness_error", message=describe_exception(exc, Path(request["task_root"])))
         return 3
+    evaluation.start_watching()
     try:
         evaluation.compile_gate()
-        evaluation.correctness_gate()
-        if request.get("sanity"):
-            evaluation.sanity()
-        if request["measure"]:
-            evaluation.performance()
     except CandidateFailure as failure:
-        events.emit(failure.kind, message=failure.message, **failure.fields)
-        if failure.kind == "crash":
-            os._exit(4)  # the device context is gone; do not run atexit handlers on it
+        _report(events, failure)
+        return 0
+    for split in request["splits"]:
+        evaluation.split = split
+        events.split = split["split"]
+        events.emit("split_start")
+        try:
+            evaluation.correctness_gate()
+            if request.get("sanity"):
+                evaluation.sanity()
+            if request["measure"]:
+                evaluation.performance()
+        except CandidateFailure as failure:
+            _report(events, failure)
+        events.emit("split_done")
+    events.split = None
     events.emit("done")
     sys.stdout.flush()
     return 0

@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from agentkernelarena.evaluate import EvalOptions, evaluate
+from agentkernelarena.evaluate.speed_of_light import evaluate_expression
 from agentkernelarena.tasks.spec import Task
 
 
@@ -25,9 +26,26 @@ def _problems_of(label: str, result: dict[str, Any]) -> list[str]:
     return problems
 
 
+def _formula_problems(task: Task) -> list[str]:
+    problems = []
+    for label, expression in (("bytes", task.bytes_expr), ("flops", task.flops_expr)):
+        if not expression:
+            continue
+        for config in task.visible + task.held_out + task.cpu_visible + task.cpu_held_out:
+            try:
+                value = evaluate_expression(expression, config.params)
+            except Exception as exc:  # a task file's formula: report, don't crash
+                problems.append(f"task.yaml '{label}' fails on config {config.name}: {exc}")
+                break
+            if not value > 0:
+                problems.append(f"task.yaml '{label}' is {value} on config {config.name}")
+                break
+    return problems
+
+
 def check_task(task: Task, platform: str | None = None) -> dict[str, Any]:
     started = time.monotonic()
-    problems: list[str] = []
+    problems: list[str] = _formula_problems(task)
     options = EvalOptions(platform=platform, measure=False, sanity=True)
     baseline = evaluate(task, task.root, options)
     problems += _problems_of("baseline", baseline)

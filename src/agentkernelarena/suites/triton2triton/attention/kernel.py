@@ -85,7 +85,7 @@ def forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
     out = torch.empty((B, H, S, D), device=q.device, dtype=q.dtype)
     o3 = out.view(BH, S, D)
     scores = torch.empty((BH, S, S), device=q.device, dtype=torch.float32)
-    BLOCK_M = BLOCK_N = 128 if q.device.type == "cpu" else 64  # interpreter: fewer programs
+    BLOCK_M = BLOCK_N = 128 if q.device.type == "cpu" else 64  # CPU: the Triton interpreter
     BLOCK_D = triton.next_power_of_2(D)
     _scores_kernel[(triton.cdiv(S, BLOCK_M), triton.cdiv(S, BLOCK_N), BH)](
         q3, k3, scores, S, D, D**-0.5,
@@ -94,7 +94,7 @@ def forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
     )
     n_rows = BH * S
     BLOCK = triton.next_power_of_2(S)
-    # One row per program; the interpreter (CPU) takes several rows per program.
+    # One row per program on the GPU; several rows per program in the CPU interpreter.
     BLOCK_R = max(1, 8192 // BLOCK) if q.device.type == "cpu" else 1
     _softmax_kernel[(triton.cdiv(n_rows, BLOCK_R),)](
         scores, n_rows, S, BLOCK_R=BLOCK_R, BLOCK=BLOCK

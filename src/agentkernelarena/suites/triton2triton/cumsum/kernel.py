@@ -54,7 +54,7 @@ def forward(x: torch.Tensor) -> torch.Tensor:
     M, N = x.shape
     acc_dtype = torch.float32 if x.dtype.is_floating_point else torch.int32
     out = torch.empty_like(x)
-    BLOCK = 1024 if x.device.type == "cpu" else 256  # interpreter: fewer, larger programs
+    BLOCK = 1024 if x.device.type == "cpu" else 256  # CPU: the Triton interpreter
     n_blocks = triton.cdiv(N, BLOCK)
     tmp = torch.empty((M, N), device=x.device, dtype=acc_dtype)
     totals = torch.empty((M, n_blocks), device=x.device, dtype=acc_dtype)

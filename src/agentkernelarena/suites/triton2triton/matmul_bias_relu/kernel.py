@@ -48,7 +48,7 @@ def forward(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor) -> torch.Tenso
     c = torch.empty((M, N), device=a.device, dtype=torch.float32)
     out = torch.empty((M, N), device=a.device, dtype=a.dtype)
     if a.device.type == "cpu":
-        BLOCK_M, BLOCK_N, BLOCK_K = 64, 64, 64  # interpreter: fewer, larger programs
+        BLOCK_M, BLOCK_N, BLOCK_K = 64, 64, 64  # CPU: the Triton interpreter
     else:
         BLOCK_M, BLOCK_N, BLOCK_K = 32, 32, 32
     grid = (triton.cdiv(M, BLOCK_M), triton.cdiv(N, BLOCK_N))

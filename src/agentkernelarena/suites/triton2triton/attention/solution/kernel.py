@@ -15,7 +15,7 @@ import triton.language as tl
 
 @triton.jit
 def _attn_block(
-    acc, l_i, m_i, q, k_base, v_base, start_n, S, D, qk_scale,
+    acc, l_i, m_i, q, k_base, v_base, start_n, S, D: tl.constexpr, qk_scale,
     stride_ks, stride_kd, stride_vs, stride_vd,
     BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, MASK_N: tl.constexpr, MASK_D: tl.constexpr,
 ):
@@ -42,10 +42,10 @@ def _attn_block(
 
 @triton.jit
 def _flash_attn_kernel(
-    q_ptr, k_ptr, v_ptr, o_ptr, S, D, qk_scale,
+    q_ptr, k_ptr, v_ptr, o_ptr, S, qk_scale,
     stride_qh, stride_qs, stride_qd, stride_kh, stride_ks, stride_kd,
     stride_vh, stride_vs, stride_vd, stride_oh, stride_os, stride_od,
-    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr,
+    D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr,
 ):
     pid_m = tl.program_id(0)
     bh = tl.program_id(1).to(tl.int64)
@@ -97,10 +97,10 @@ def forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
         num_warps, num_stages = (8 if BLOCK_D > 64 else 4), 3
     qk_scale = D**-0.5 * 1.4426950408889634  # fold log2(e) in so the kernel can use exp2
     _flash_attn_kernel[(triton.cdiv(S, BLOCK_M), BH)](
-        q3, k3, v3, o3, S, D, qk_scale,
+        q3, k3, v3, o3, S, qk_scale,
         q3.stride(0), q3.stride(1), q3.stride(2), k3.stride(0), k3.stride(1), k3.stride(2),
         v3.stride(0), v3.stride(1), v3.stride(2), o3.stride(0), o3.stride(1), o3.stride(2),
-        BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, BLOCK_D=BLOCK_D,
+        D=D, BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, BLOCK_D=BLOCK_D,
         num_warps=num_warps, num_stages=num_stages,
     )
     return out

@@ -1,0 +1,144 @@
+"""Evaluate every task's baseline against itself (A/A) and against its solution, on this machine.
+
+What it shows: that the timing is trustworthy (A/A speedups near 1.0), that the shipped
+solutions are faster, that baselines and solutions pass their held-out configurations, and how
+long one full evaluation takes. Run on a GPU:
+
+    PYTHONPATH=src python3 benchmarks/triton_suite.py --out benchmarks/results/h200
+    PYTHONPATH=src python3 benchmarks/triton_suite.py --tasks triton2triton/softmax --out /tmp/x
+
+It writes results.json (every evaluation record) and results.md (the table) into --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from agentkernelarena.evaluate import EvalOptions, evaluate
+from agentkernelarena.platforms import get_platform
+from agentkernelarena.tasks.loader import discover_tasks, select_tasks
+
+
+def machine_info() -> dict[str, Any]:
+    import torch
+    import triton
+
+    info: dict[str, Any] = {
+        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "host": platform.node(),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "cuda": torch.version.cuda,
+    }
+    if torch.cuda.is_available():
+        props = torch.cuda.get_device_properties(0)
+        info["gpu"] = props.name
+        info["gpu_count"] = torch.cuda.device_count()
+        info["l2_bytes"] = getattr(props, "L2_cache_size", None)
+        try:
+            info["driver"] = subprocess.run(
+                ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                capture_output=True, text=True, timeout=20).stdout.strip().splitlines()[0]
+        except (OSError, IndexError, subprocess.SubprocessError):
+            info["driver"] = None
+    try:
+        info["arena_git"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                                           capture_output=True, text=True,
+                                           timeout=10).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        info["arena_git"] = None
+    return info
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _held(result: dict[str, Any]) -> str:
+    held = result.get("held_out") or {}
+    if not held.get("evaluated"):
+        return "-"
+    return f"{'pass' if held.get('correct') else 'FAIL'} {_fmt(held.get('speedup'))}"
+
+
+def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
+    lines = [
+        "# Triton suite: A/A and solution speedups",
+        "",
+        "Machine: " + ", ".join(f"{k} {v}" for k, v in info.items()),
+        "",
+        "A/A = the baseline evaluated against itself (should be 1.000). Speedups are geometric "
+        "means over the visible configurations (median of interleaved, cache-flushed calls per "
+        "configuration). Wall = one full evaluation (visible and held-out, baseline and "
+        "candidate, Triton cache warm).",
+        "",
+        "| task | A/A | A/A min-max config | A/A held-out | solution | sol. held-out | "
+        "verdicts | wall A/A s | wall sol. s |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        aa, sol = row["aa"], row.get("solution")
+        per_config = [c["speedup"] for c in aa.get("configs", []) if c.get("speedup")]
+        spread = f"{min(per_config):.3f}-{max(per_config):.3f}" if per_config else "-"
+        verdicts = aa["verdict"] + ("/" + sol["verdict"] if sol else "")
+        lines.append(
+            f"| {row['task']} | {_fmt(aa.get('speedup'))} | {spread} | {_held(aa)} | "
+            f"{_fmt(sol.get('speedup')) if sol else '-'} | {_held(sol) if sol else '-'} | "
+            f"{verdicts} | {aa['wall_s']:.1f} | {sol['wall_s'] if sol else 0:.1f} |")
+    aa_values = [r["aa"]["speedup"] for r in rows if r["aa"].get("speedup")]
+    if aa_values:
+        lines += ["", f"A/A range over tasks: {min(aa_values):.3f} - {max(aa_values):.3f}"]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tasks", nargs="*", default=["triton2triton"])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--platform", default=None)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    plat = get_platform(args.platform)
+    info = machine_info() | {"platform": plat.name}
+    tasks = select_tasks(args.tasks, discover_tasks())
+    rows: list[dict[str, Any]] = []
+    for task in tasks:
+        options = EvalOptions(platform=plat.name, seed=args.seed)
+        started = time.monotonic()
+        # Warm Triton's cache (and any native build) so the timed evaluations below measure the
+        # evaluation itself, as the target says ("once Triton's cache is warm").
+        evaluate(task, task.root, EvalOptions(platform=plat.name, seed=args.seed, measure=False))
+        if task.solution_dir:
+            evaluate(task, task.solution_dir,
+                     EvalOptions(platform=plat.name, seed=args.seed, measure=False))
+        warm_s = time.monotonic() - started
+        row: dict[str, Any] = {"task": task.id, "warmup_s": round(warm_s, 1)}
+        row["aa"] = evaluate(task, task.root, options)
+        if task.solution_dir:
+            row["solution"] = evaluate(task, task.solution_dir, options)
+        rows.append(row)
+        sol = row.get("solution") or {}
+        print(f"{task.id:40s} A/A {_fmt(row['aa'].get('speedup'))} ({row['aa']['verdict']}) "
+              f"solution {_fmt(sol.get('speedup'))} ({sol.get('verdict', '-')}) "
+              f"held-out {_held(row['aa'])} / {_held(sol) if sol else '-'} "
+              f"wall {row['aa']['wall_s']:.1f}s/{sol.get('wall_s', 0):.1f}s", flush=True)
+        (args.out / "results.json").write_text(json.dumps({"machine": info, "rows": rows},
+                                                          indent=1))
+    (args.out / "results.md").write_text(markdown(rows, info))
+    print(markdown(rows, info))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
