@@ -158,6 +158,10 @@ def interpret(outcome: WorkerOutcome, task: Task, split: str) -> dict[str, Any] 
     elif (failure := outcome.first("rejected")) is not None:
         verdict = "rejected"
         reasons.append(failure["message"])
+    elif outcome.first("forged") is not None:
+        verdict = "rejected"
+        reasons.append("wrote into the evaluation's result channel (forged results); "
+                       "everything after that point was discarded")
     elif (failure := next((e for e in outcome.events if e["event"] == "crash"
                            and e.get("split") in (None, split)), None)) is not None:
         verdict = "crash"

@@ -17,11 +17,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import threading
 import types
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -130,19 +132,37 @@ def _watched_namespaces(extra_modules: list[str]) -> dict[str, Any]:
     return watched
 
 
-def _identities(namespace: Any) -> dict[str, int]:
+def _identity(value: Any) -> tuple[int, ...]:
+    """The object, and for functions (and Triton kernels) the code inside them, which can be
+    swapped without replacing the object."""
+    code = getattr(value, "__code__", None)
+    inner = getattr(value, "fn", None) if not isinstance(value, types.ModuleType) else None
+    return (id(value), id(code), id(inner), id(getattr(inner, "__code__", None)))
+
+
+def _identities(namespace: Any) -> dict[str, tuple[int, ...]]:
     try:
         mapping = vars(namespace)
     except TypeError:
         return {}
-    return {key: id(value) for key, value in list(mapping.items())}
+    return {key: _identity(value) for key, value in list(mapping.items())}
+
+
+def _file_hashes(roots: list[Path]) -> dict[str, str]:
+    hashes = {}
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and not {"__pycache__", ".aka_build"} & set(path.parts):
+                hashes[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return hashes
 
 
 class TamperWatch:
     """Snapshot of what the harness relies on; `changes()` names what differs since."""
 
-    def __init__(self, extra_modules: list[str]) -> None:
-        self._extra = extra_modules
+    def __init__(self, extra_modules: list[str], pristine_dirs: list[Path]) -> None:
+        self._pristine_dirs = pristine_dirs
+        self._files = _file_hashes(pristine_dirs)
         self._watched = _watched_namespaces(extra_modules)
         self._snapshot = {name: _identities(ns) for name, ns in self._watched.items()}
         self._modules = {name: id(sys.modules[name]) for name in extra_modules
@@ -160,6 +180,9 @@ class TamperWatch:
         for name, ident in self._modules.items():
             if id(sys.modules.get(name)) != ident:
                 found.append(f"sys.modules[{name!r}]")
+        now_files = _file_hashes(self._pristine_dirs)
+        found += [f"file {path}" for path in sorted(set(self._files) | set(now_files))
+                  if self._files.get(path) != now_files.get(path)]
         return found
 
 

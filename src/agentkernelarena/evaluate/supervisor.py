@@ -9,9 +9,12 @@ end, a hang, a signal, an exit in the middle) into events the evaluator can scor
 from __future__ import annotations
 
 import functools
+import hashlib
+import hmac
 import json
 import os
 import resource
+import secrets
 import shutil
 import signal
 import subprocess
@@ -63,17 +66,27 @@ def _limit_resources() -> None:  # runs in the child between fork and exec
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
 
 
-def _read_events(path: Path) -> list[dict[str, Any]]:
+def _read_events(path: Path, key: bytes) -> list[dict[str, Any]]:
+    """The verified events; reading stops at a torn last line (a killed worker), and a line whose
+    MAC does not chain is reported as forged."""
     if not path.exists():
         return []
-    events = []
-    for line in path.read_text(errors="replace").splitlines():
+    events: list[dict[str, Any]] = []
+    previous = b""
+    # Complete lines end with a newline; what follows the last one is a torn write, ignored.
+    complete = path.read_bytes().split(b"\n")[:-1]
+    for index, line in enumerate(complete):
+        mac, _, payload = line.partition(b" ")
+        expected = hmac.new(key, previous + payload, hashlib.sha256).hexdigest().encode()
+        if not hmac.compare_digest(mac, expected):
+            events.append({"event": "forged", "line": index + 1})
+            break
+        previous = mac
         try:
-            value = json.loads(line)
+            value = json.loads(payload)
         except json.JSONDecodeError:
-            continue  # a torn last line from a killed worker
-        if isinstance(value, dict) and "event" in value:
-            events.append(value)
+            break
+        events.append(value)
     return events
 
 
@@ -103,6 +116,7 @@ def run_worker(
     poll_s: float = 0.05,
 ) -> WorkerOutcome:
     """Run one worker to its end or its deadline. `deadlines` maps phase -> seconds."""
+    key = secrets.token_bytes(32)
     events_path = workdir / "events.jsonl"
     events_path.unlink(missing_ok=True)
     request = {**request, "events_path": str(events_path)}
@@ -123,11 +137,14 @@ def run_worker(
     timed_out: str | None = None
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(argv, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True,
+                                stdin=subprocess.PIPE, start_new_session=True,
                                 preexec_fn=_limit_resources)
+        assert proc.stdin is not None
+        proc.stdin.write(key.hex().encode() + b"\n")
+        proc.stdin.close()
         while proc.poll() is None:
             time.sleep(poll_s)
-            phase = _phase_of(_read_events(events_path))
+            phase = _phase_of(_read_events(events_path, key))
             if phase != current:
                 current, phase_started = phase, time.monotonic()
             limit = deadlines.get(current.rsplit(":", 1)[-1], deadlines.get("compile", 300.0))
@@ -144,7 +161,7 @@ def run_worker(
     wall = time.monotonic() - started
     log_text = log_path.read_text(errors="replace") if log_path.exists() else ""
     return WorkerOutcome(
-        events=_read_events(events_path),
+        events=_read_events(events_path, key),
         returncode=proc.returncode,
         timed_out_phase=timed_out,
         wall_s=wall,

@@ -10,6 +10,9 @@ module is imported, before any candidate code runs.
 
 from __future__ import annotations
 
+import _thread
+import hashlib
+import hmac
 import importlib.util
 import json
 import os
@@ -41,19 +44,34 @@ from agentkernelarena.evaluate.guards import (
 from agentkernelarena.evaluate.timing import TimingOptions, time_interleaved
 
 
-class Events:
-    """Append-only JSON-lines channel to the supervisor."""
+def _signer(key: bytes) -> Any:
+    """Chained MACs over the event lines, so that lines the candidate writes into the channel
+    (forged results) do not verify. The key only lives in this closure."""
+    state = {"previous": b""}
 
-    def __init__(self, path: str) -> None:
+    def sign(payload: bytes) -> str:
+        mac = hmac.new(key, state["previous"] + payload, hashlib.sha256).hexdigest()
+        state["previous"] = mac.encode()
+        return mac
+
+    return sign
+
+
+class Events:
+    """Append-only, authenticated JSON-lines channel to the supervisor."""
+
+    def __init__(self, path: str, key: bytes) -> None:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         self._started = _monotonic()
+        self._sign = _signer(key)
         self.split: str | None = None
 
     def emit(self, event: str, **fields: Any) -> None:
         record = {"event": event, "t": round(_monotonic() - self._started, 4), **fields}
         if self.split is not None:
             record["split"] = self.split
-        os.write(self._fd, (json.dumps(record, default=str) + "\n").encode())
+        payload = json.dumps(record, default=str).encode()
+        os.write(self._fd, self._sign(payload).encode() + b" " + payload + b"\n")
 
 
 class CandidateFailure(Exception):
@@ -156,6 +174,10 @@ def _aliasing(out: Any, args: tuple[Any, ...], in_place: bool) -> Mismatch | Non
     return None
 
 
+def _thread_count() -> int:
+    return _thread._count()
+
+
 def _sync(device: str) -> None:
     if device == "cuda":
         torch.cuda.synchronize()
@@ -210,22 +232,19 @@ class Evaluation:
         return check_structure(out, meta) or compare_values(out, ref, self.tolerances)
 
     def call(self, fn: Any, args: tuple[Any, ...], config: str, what: str,
-             sync: bool = True, audit: bool = False) -> Any:
-        """Call the candidate under the guards; its exceptions become verdicts. Timed calls pass
-        sync=False (a synchronize inside the timed region would count host latency against the
-        candidate) and audit=False (the operator audit costs host time)."""
-        self.launches.reset()
+             sync: bool = True) -> Any:
+        """Call the candidate under the guards; its exceptions become verdicts.
+
+        Every call, timed or not, runs under the operator audit and the launch counter, so the
+        candidate cannot behave one way when checked and another when timed. (On a GPU the
+        audit's host cost hides behind the cache flush queued before the timed region.) Timed
+        calls pass sync=False: a synchronize inside the timed region would count host latency
+        against the candidate.
+        """
         try:
-            if audit:
-                with OpAudit() as ops:
-                    out = fn(*args)
-                self._check_ops(ops, config)
-            else:
-                out = fn(*args)
-            if sync:
-                _sync(self.device)
-            self._check_launches(config)
-            return out
+            return self._guarded(fn, args, config, sync)
+        except CandidateFailure:
+            raise
         except Exception as exc:  # the candidate's failure, reported as a verdict
             if is_device_fault(exc):
                 raise CandidateFailure("crash", f"{what} faulted on the device on config "
@@ -234,6 +253,22 @@ class Evaluation:
             raise CandidateFailure("incorrect", f"{what} raised on config {config}: "
                                    f"{describe_exception(exc, self.candidate_root)}",
                                    config=config) from exc
+
+    def _guarded(self, fn: Any, args: tuple[Any, ...], config: str, sync: bool) -> Any:
+        """One candidate call under the guards; their findings raise `CandidateFailure`, the
+        candidate's own exceptions propagate for the caller to classify."""
+        self.launches.reset()
+        threads_before = _thread_count()
+        with OpAudit() as ops:
+            out = fn(*args)
+        if _thread_count() > threads_before:
+            raise CandidateFailure("rejected", f"started a thread during its call on config "
+                                   f"{config}; work must finish inside the call", config=config)
+        self._check_ops(ops, config)
+        if sync:
+            _sync(self.device)
+        self._check_launches(config)
+        return out
 
     def _check_ops(self, ops: OpAudit, config: str) -> None:
         if self.policy.get("forbid_torch_compute") and ops.disallowed:
@@ -254,9 +289,19 @@ class Evaluation:
                                    f"{config}", config=config)
 
     def start_watching(self) -> None:
-        """Snapshot what the harness relies on, after loading it, before the candidate."""
+        """Snapshot what the harness relies on, after loading it, before the candidate.
+
+        The baseline runs once first: its kernels are compiled from the pristine files before
+        any candidate code could touch them, and lazy imports of the launch path are done.
+        """
+        first = self.split["configs"][0]
+        args = self.make_inputs(first["params"], self.split["seeds"][0])
+        with OpAudit():
+            self.baseline_fn(*args)
+        _sync(self.device)
         self.tamper = TamperWatch(module_names("agentkernelarena", "aka_reference",
-                                               "aka_baseline"))
+                                               "aka_baseline"),
+                                  [self.task_root, self.baseline_root])
         self.processes = ProcessWatch()
 
     def check_tampering(self, where: str) -> None:
@@ -303,10 +348,9 @@ class Evaluation:
                 f"{exc}; keep the signature of the baseline's {self.entry_fn}",
             ) from exc
         try:
-            self.launches.reset()
-            with OpAudit() as ops:
-                self.candidate_fn(*args)
-            _sync(self.device)
+            self._guarded(self.candidate_fn, args, first["name"], sync=True)
+        except CandidateFailure:
+            raise
         except Exception as exc:
             if type(exc).__name__ == "NativeCompiledNotRun":
                 raise CandidateFailure("compiled_not_run", str(exc)) from exc
@@ -317,8 +361,6 @@ class Evaluation:
                                    f"{first['name']}): "
                                    + describe_exception(exc, self.candidate_root)) from exc
         self.events.emit("compiled")
-        self._check_ops(ops, first["name"])
-        self._check_launches(first["name"])
         self.check_tampering("on import or first call")
 
     def correctness_gate(self) -> None:
@@ -360,7 +402,7 @@ class Evaluation:
                 except Exception:
                     baseline_ok = False
             before = None if self.req["in_place"] else _clone_args(args)
-            out = self.call(self.candidate_fn, args, name, self.entry_fn, audit=True)
+            out = self.call(self.candidate_fn, args, name, self.entry_fn)
             problem = self.check_output(out, self.metas[name], ref) or _aliasing(
                 out, args, self.req["in_place"])
             if problem is None and before is not None:
@@ -415,7 +457,11 @@ class Evaluation:
             def candidate(*args: Any, name: str = name) -> Any:
                 return self.call(self.candidate_fn, args, name, self.entry_fn, sync=False)
 
-            result = time_interleaved(self.baseline_fn, candidate, work, refill, len(pool),
+            def baseline(*args: Any) -> Any:
+                with OpAudit():  # the same host-side cost as the candidate's calls
+                    return self.baseline_fn(*args)
+
+            result = time_interleaved(baseline, candidate, work, refill, len(pool),
                                       verify, self.device, options)
             self.check_tampering(f"timing config {name}")
             self.events.emit("config_timing", config=name, baseline_ms=result.baseline_ms,
@@ -432,7 +478,9 @@ def _report(events: Events, failure: CandidateFailure) -> None:
 
 def main(argv: list[str]) -> int:
     request = json.loads(Path(argv[1]).read_text())
-    events = Events(request["events_path"])
+    key = bytes.fromhex(sys.stdin.readline().strip())
+    events = Events(request["events_path"], key)
+    del key
     events.emit("start", pid=os.getpid(), versions=_versions(request["device"]))
     evaluation = Evaluation(request, events)
     try:
