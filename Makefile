@@ -24,6 +24,6 @@ $(VENV)/.aka-setup: pyproject.toml scripts/setup.sh
 	scripts/setup.sh
 	touch $@
 
-$(VENV)/.aka-setup-dev: pyproject.toml scripts/setup.sh
+$(VENV)/.aka-setup-dev: pyproject.toml scripts/setup.sh scripts/install-agent-clis.sh
 	scripts/setup.sh --dev
 	touch $(VENV)/.aka-setup $@

@@ -12,13 +12,15 @@ ARCH="${AKA_HIP_ARCH:-gfx90a}"
 
 hipcc_works() {
     command -v hipcc >/dev/null 2>&1 || return 1
-    local tmp
+    local tmp status=0
     tmp="$(mktemp -d)"
-    trap 'rm -rf "$tmp"' RETURN
     printf '#include <hip/hip_runtime.h>\n__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n' \
         > "$tmp/k.hip"
     # With /usr/local/cuda present hipcc would default to the nvidia platform.
-    HIP_PLATFORM=amd hipcc --offload-arch="$ARCH" -c "$tmp/k.hip" -o "$tmp/k.o" >/dev/null 2>&1
+    HIP_PLATFORM=amd hipcc --offload-arch="$ARCH" -c "$tmp/k.hip" -o "$tmp/k.o" >/dev/null 2>&1 \
+        || status=$?
+    rm -rf "$tmp"
+    return "$status"
 }
 
 if hipcc_works; then

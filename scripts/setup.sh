@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up a fresh machine for AgentKernelArena: a virtualenv in .venv with the arena installed.
 #   scripts/setup.sh          runtime only (what `make demo` needs)
-#   scripts/setup.sh --dev    also the test tools and the HIP compile-only toolchain
+#   scripts/setup.sh --dev    also the test tools, the HIP compile-only toolchain, and the agent
+#                             programs of the end-to-end tests (scripts/install-agent-clis.sh)
 # On a machine whose python3 already has a CUDA/ROCm torch (GPU images), the venv reuses it;
 # elsewhere it installs the CPU build of torch (pinned: an unpinned torch pulls a CUDA build of
 # several GB) and Triton, whose interpreter runs kernels on the CPU.
@@ -36,6 +37,10 @@ if [ $dev = 1 ]; then
   $PIP install -q -e ".[dev]"
   if [ "${AKA_SKIP_HIP:-0}" != 1 ] && [ -x scripts/install-hip-toolchain.sh ]; then
     scripts/install-hip-toolchain.sh || echo "setup: HIP toolchain not installed; HIP compile tests will be skipped"
+  fi
+  # The agent programs of the end-to-end agent tests (pinned), and bubblewrap for the sandbox.
+  if [ -x scripts/install-agent-clis.sh ]; then
+    VENV="$VENV" scripts/install-agent-clis.sh || echo "setup: agent CLIs not installed; their end-to-end tests will be skipped"
   fi
 else
   $PIP install -q -e .

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -9,7 +10,9 @@ import pytest
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
 
-CPU = EvalOptions(platform="cpu")
+# The same tests run on a GPU with AKA_TEST_PLATFORM=cuda.
+PLATFORM = os.environ.get("AKA_TEST_PLATFORM", "cpu")
+CPU = EvalOptions(platform=PLATFORM)
 
 
 def test_baseline_against_itself_is_ok(scale_add_task):
@@ -17,7 +20,7 @@ def test_baseline_against_itself_is_ok(scale_add_task):
     assert result["verdict"] == "ok", result["reasons"]
     assert result["compiled"] and result["correct"]
     assert result["speedup"] is not None and 0.2 < result["speedup"] < 5
-    assert result["comparable"] is False
+    assert result["comparable"] is (PLATFORM != "cpu")
     assert result["held_out"]["correct"] is True
     assert result["held_out"]["quadrant"] == "both_pass"
     assert result["score"] == pytest.approx(120 + 100 * result["speedup"], rel=1e-3)
@@ -158,7 +161,7 @@ def test_missing_editable_file_is_a_user_error(scale_add_task, tmp_path):
 
 
 def test_same_seed_repeats_the_evaluation(scale_add_task):
-    options = EvalOptions(platform="cpu", seed=1234, measure=False)
+    options = EvalOptions(platform=PLATFORM, seed=1234, measure=False)
     first = evaluate(scale_add_task, scale_add_task.root, options)
     second = evaluate(scale_add_task, scale_add_task.root, options)
     assert first["seed"] == second["seed"] == 1234

@@ -5,6 +5,7 @@ is defeated by construction) no gain at all. docs/integrity.md maps hack -> guar
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ import pytest
 from agentkernelarena.evaluate import EvalOptions, evaluate
 
 CHEATS = Path(__file__).parent / "cheats"
+# The same suite runs on a GPU with AKA_TEST_PLATFORM=cuda (benchmarks/redteam_gpu.sh).
+PLATFORM = os.environ.get("AKA_TEST_PLATFORM", "cpu")
 
 # cheat -> (expected verdicts, a phrase the reasons must contain)
 STOPPED: dict[str, tuple[set[str], str]] = {
@@ -59,7 +62,7 @@ def test_every_cheat_has_an_expectation():
 def test_cheat_is_stopped(cheat, scale_add_task, tmp_path):
     verdicts, phrase = STOPPED[cheat]
     result = evaluate(scale_add_task, _solution(tmp_path, cheat),
-                      EvalOptions(platform="cpu", seed=7, held_out=False))
+                      EvalOptions(platform=PLATFORM, seed=7, held_out=False))
     assert result["verdict"] in verdicts, (result["verdict"], result["reasons"])
     assert phrase in " ".join(result["reasons"]), result["reasons"]
     assert result["score"] <= 20
@@ -70,17 +73,17 @@ def test_cheat_is_stopped(cheat, scale_add_task, tmp_path):
 @pytest.mark.parametrize("cheat", NO_GAIN)
 def test_hack_gains_nothing(cheat, scale_add_task, tmp_path):
     result = evaluate(scale_add_task, _solution(tmp_path, cheat),
-                      EvalOptions(platform="cpu", seed=7, held_out=False))
+                      EvalOptions(platform=PLATFORM, seed=7, held_out=False))
     assert result["verdict"] == "ok", result["reasons"]
     # PyTorch on the CPU is orders of magnitude faster than Triton's interpreter: a hack that
-    # got PyTorch's result timed would show a speedup far above this.
+    # got PyTorch's result timed would show a speedup far above this. (On a GPU both are fast.)
     assert result["speedup"] < 5
     assert result["score"] < 120 + 500
 
 
 def test_hardcoded_shape_fails_held_out(scale_add_task, tmp_path):
     result = evaluate(scale_add_task, _solution(tmp_path, "hardcoded_shape"),
-                      EvalOptions(platform="cpu", seed=7))
+                      EvalOptions(platform=PLATFORM, seed=7))
     assert result["verdict"] == "ok"
     assert result["held_out"]["correct"] is False
     assert result["held_out"]["quadrant"] == "regression"

@@ -7,6 +7,7 @@ import sys
 import click
 
 from agentkernelarena import __version__
+from agentkernelarena.cli.agents_cmd import agents
 from agentkernelarena.cli.demo_cmd import demo
 from agentkernelarena.cli.eval_cmd import eval_command
 from agentkernelarena.cli.tasks_cmd import tasks
@@ -22,6 +23,7 @@ def cli() -> None:
 cli.add_command(tasks)
 cli.add_command(eval_command)
 cli.add_command(demo)
+cli.add_command(agents)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -39,7 +39,7 @@ def list_tasks(category: str | None, tasks_dirs: tuple[Path, ...], as_json: bool
     for column in ("id", "language", "visible", "held-out", "solution"):
         table.add_column(column)
     for t in found:
-        table.add_row(t.id, t.language, str(len(t.visible)), str(len(t.held_out)),
+        table.add_row(t.id, t.language, str(len(t.visible)), str(t.held_out_count),
                       "yes" if t.solution_dir else "")
     Console().print(table)
 

@@ -39,6 +39,8 @@ class EvalOptions:
     keep_dir: Path | None = None
     # `aka tasks check`: also run the task's sanity checks (evaluation/sanity.py).
     sanity: bool = False
+    # Integrity guards (docs/integrity.md). Off only to measure their cost; never for scoring.
+    guards: bool = True
     # Overrides for the timing loop (tests and the A/A benchmark use them).
     timing: dict[str, Any] | None = None
 
@@ -74,8 +76,8 @@ def _split_request(task: Task, split: str, platform: Platform, base_seed: int) -
     seeds, timing_seeds = _seeds(base_seed, split)
     return {
         "split": split,
-        "configs": [{"name": c.name, "params": c.params}
-                    for c in task.configs_for(platform.name, split)],
+        "configs": [{"name": c.name, "params": c.params, "drawn": c.drawn}
+                    for c in task.configs_for(platform.name, split, draw_seed=base_seed)],
         "seeds": seeds,
         "timing_seeds": timing_seeds,
         # The baseline is checked on held-out configurations for the generalization quadrant.
@@ -102,6 +104,7 @@ def _request(task: Task, splits: list[str], root: Path, platform: Platform, base
         "timing": timing,
         "sanity": options.sanity,
         "policy": policy_for(task),
+        "guards": options.guards,
     }
 
 
@@ -130,7 +133,8 @@ def _ended_early(outcome: WorkerOutcome) -> tuple[str, str]:
     return "crash", f"the evaluation process ended without a result ({how}){tail}"
 
 
-def interpret(outcome: WorkerOutcome, task: Task, split: str) -> dict[str, Any] | None:
+def interpret(outcome: WorkerOutcome, task: Task, split: str,
+              request_configs: list[dict[str, Any]]) -> dict[str, Any] | None:
     """One split's verdict, flags, reasons and per-configuration records from the worker's
     events; None when the worker never reached this split (it ended in an earlier one)."""
     harness = outcome.first("harness_error")
@@ -189,6 +193,7 @@ def interpret(outcome: WorkerOutcome, task: Task, split: str) -> dict[str, Any] 
         "configs": list(configs.values()),
         "wall_s": round(max(phase_times) - min(phase_times), 3) if phase_times else 0.0,
         "sanity_issues": [e["message"] for e in events if e["event"] == "sanity_issue"],
+        "drawn": [c["name"] for c in request_configs if c.get("drawn")],
     }
 
 
@@ -204,7 +209,8 @@ def _apply_speed_checks(task: Task, result: dict[str, Any]) -> None:
     result["flags"] = []
     if not result.get("comparable") or not result.get("configs"):
         return
-    params = {c.name: c.params for c in task.visible + task.held_out}
+    params = {c.name: c.params
+              for c in task.visible + task.configs_for("cuda", "held_out", result["seed"])}
     held_configs = result["held_out"].get("configs") or []
     problems = speed_of_light.check(result["configs"] + held_configs, params, task.bytes_expr,
                                     task.flops_expr, (result.get("versions") or {}).get("gpu"))
@@ -226,6 +232,7 @@ def _held_out_record(split: dict[str, Any]) -> dict[str, Any]:
                                  "configs", "wall_s", "sanity_issues")},
         "baseline_correct": baseline_ok,
         "quadrant": _quadrant(baseline_ok, split["correct"]),
+        "drawn": split["drawn"],
     }
 
 
@@ -259,12 +266,14 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
                            "reasons": [f"the solution lacks the editable file(s) {missing}"]})
         else:
             splits = ["visible", "held_out"] if options.held_out else ["visible"]
-            outcome = run_worker(_request(task, splits, root, platform, base_seed, options,
-                                          timing), root, _worker_env(platform), _deadlines(task))
+            request = _request(task, splits, root, platform, base_seed, options, timing)
+            outcome = run_worker(request, root, _worker_env(platform), _deadlines(task))
             result["versions"] = (outcome.first("start") or {}).get("versions", {})
             result["network_isolated"] = outcome.network_isolated
-            result.update(interpret(outcome, task, "visible") or {})
-            held_split = interpret(outcome, task, "held_out") if options.held_out else None
+            configs = {s["split"]: s["configs"] for s in request["splits"]}
+            result.update(interpret(outcome, task, "visible", configs["visible"]) or {})
+            held_split = interpret(outcome, task, "held_out", configs["held_out"]) \
+                if options.held_out else None
             if held_split is not None and result["compiled"]:
                 held = _held_out_record(held_split)
         result["held_out"] = held

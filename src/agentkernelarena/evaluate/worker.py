@@ -214,8 +214,11 @@ class Evaluation:
         self.entry_file, self.entry_fn = entry["file"], entry["function"]
         self.split: dict[str, Any] = request["splits"][0]
         self.policy: dict[str, Any] = request.get("policy", {})
+        # Off only to measure what the guards cost (benchmarks/); never for scoring.
+        self.guards: bool = request.get("guards", True)
         self.launches = LaunchCounter(self.device)
-        self.launches.install()
+        if self.guards:
+            self.launches.install()
 
     # -- helpers -----------------------------------------------------------------------------
     def make_inputs(self, params: dict[str, Any], seed: int) -> tuple[Any, ...]:
@@ -257,6 +260,11 @@ class Evaluation:
     def _guarded(self, fn: Any, args: tuple[Any, ...], config: str, sync: bool) -> Any:
         """One candidate call under the guards; their findings raise `CandidateFailure`, the
         candidate's own exceptions propagate for the caller to classify."""
+        if not self.guards:
+            out = fn(*args)
+            if sync:
+                _sync(self.device)
+            return out
         self.launches.reset()
         threads_before = _thread_count()
         with OpAudit() as ops:
@@ -305,6 +313,8 @@ class Evaluation:
         self.processes = ProcessWatch()
 
     def check_tampering(self, where: str) -> None:
+        if not self.guards:
+            return
         changed = self.tamper.changes()
         if changed:
             raise CandidateFailure("rejected", f"modified what the harness relies on ({where}): "
@@ -458,6 +468,8 @@ class Evaluation:
                 return self.call(self.candidate_fn, args, name, self.entry_fn, sync=False)
 
             def baseline(*args: Any) -> Any:
+                if not self.guards:
+                    return self.baseline_fn(*args)
                 with OpAudit():  # the same host-side cost as the candidate's calls
                     return self.baseline_fn(*args)
 

@@ -29,6 +29,8 @@ from agentkernelarena.native.errors import NativeToolchainError
 from agentkernelarena.native.hipshim import write_shim
 from agentkernelarena.native.toolchain import Target, find_cuda_home, find_hipcc, hip_env
 
+_NO_NINJA = "ninja is required to build native sources (pip install ninja)"
+
 
 class CompilerFailed(Exception):
     """Internal: the compiler (or the import of its result) failed; `output` is the raw log."""
@@ -140,7 +142,7 @@ def build_extension(req: BuildRequest) -> tuple[types.ModuleType, Path]:
     from torch.utils import cpp_extension
 
     if not cpp_extension.is_ninja_available():
-        raise NativeToolchainError("ninja is required to build native extensions (pip install ninja)")
+        raise NativeToolchainError(_NO_NINJA)
     req.build_dir.mkdir(parents=True, exist_ok=True)
     with _environ(_arch_env(req.target)), capture_output() as captured:
         try:
@@ -175,7 +177,7 @@ def compile_only_cuda(req: BuildRequest) -> list[Path]:
     if cuda_home is None:
         raise NativeToolchainError("nvcc not found (set CUDA_HOME); cannot compile .cu sources")
     if not cpp_extension.is_ninja_available():
-        raise NativeToolchainError("ninja is required to compile native sources (pip install ninja)")
+        raise NativeToolchainError(_NO_NINJA)
     req.build_dir.mkdir(parents=True, exist_ok=True)
     _clean_objects(req.build_dir)
     saved_home = cpp_extension.CUDA_HOME
@@ -185,8 +187,13 @@ def compile_only_cuda(req: BuildRequest) -> list[Path]:
         with _environ(_arch_env(req.target)), capture_output() as captured:
             try:
                 _cpp_extension_load(req)
-            except (RuntimeError, OSError, ValueError, ImportError,
-                    subprocess.SubprocessError) as exc:
+            except (
+                RuntimeError,
+                OSError,
+                ValueError,
+                ImportError,
+                subprocess.SubprocessError,
+            ) as exc:
                 output = str(exc)
     finally:
         cpp_extension.CUDA_HOME = saved_home
@@ -204,9 +211,16 @@ def _hip_flags(req: BuildRequest, hipcc: Path) -> list[str]:
     common_hipcc = getattr(cpp_extension, "COMMON_HIPCC_FLAGS", [])
     includes = [*cpp_extension.include_paths("cpu"), sysconfig.get_paths()["include"]]
     flags = [
-        f"--offload-arch={req.target.arch}", "-fno-gpu-rdc", "-fPIC", "-std=c++17",
-        f"-DTORCH_EXTENSION_NAME={req.name}", "-DTORCH_API_INCLUDE_EXTENSION_H", "-DWITH_HIP",
-        *common_hip, *common_hipcc, f"-I{req.src_dir}",
+        f"--offload-arch={req.target.arch}",
+        "-fno-gpu-rdc",
+        "-fPIC",
+        "-std=c++17",
+        f"-DTORCH_EXTENSION_NAME={req.name}",
+        "-DTORCH_API_INCLUDE_EXTENSION_H",
+        "-DWITH_HIP",
+        *common_hip,
+        *common_hipcc,
+        f"-I{req.src_dir}",
     ]
     flags += [f"-isystem{inc}" for inc in includes]
     if not (hipcc.resolve().parent.parent / "include" / "thrust" / "complex.h").is_file():
@@ -229,8 +243,9 @@ def compile_only_hip(req: BuildRequest) -> list[Path]:
         obj.unlink(missing_ok=True)
         cmd = [str(hipcc), *flags, "-c", str(source), "-o", str(obj)]
         proc = subprocess.run(cmd, capture_output=True, text=True, env=hip_env(), check=False)
-        (req.build_dir / f"{source.stem}.hip.log").write_text(" ".join(cmd) + "\n" + proc.stdout
-                                                               + proc.stderr)
+        (req.build_dir / f"{source.stem}.hip.log").write_text(
+            " ".join(cmd) + "\n" + proc.stdout + proc.stderr
+        )
         if proc.returncode != 0 or not obj.is_file():
             raise CompilerFailed(proc.stdout + proc.stderr)
         objects.append(obj)

@@ -107,6 +107,8 @@ def format_compiler_output(
         elif line.startswith("In file included from") or line.startswith("                 from"):
             continue
         if in_error and line.strip():
+            if m and m.group("line2"):  # nvcc's "file(12): error" -> "file:12: error", as gcc
+                line = f"{m.group('file')}:{m.group('line2')}:{line[m.end('line2') + 2 :]}"
             selected.append(line[:MAX_LINE_CHARS])
         if len(selected) >= MAX_LINES:
             break

@@ -64,12 +64,15 @@ _EXTRA_INCLUDES: dict[str, str] = {
     "hip/hip_runtime.h": "cuda_runtime.h",
     "hip/hip_runtime_api.h": "cuda_runtime_api.h",
     "hipcub/hipcub.hpp": "cub/cub.cuh",
+    "hipblas/hipblas.h": "cublas_v2.h",  # hipBLAS is the handle-based (v2) API
     "ATen/hip/HIPContext.h": "ATen/cuda/CUDAContext.h",
     "ATen/hip/impl/HIPGuardImplMasqueradingAsCUDA.h": "c10/cuda/CUDAGuard.h",
     "ATen/hip/impl/HIPStreamMasqueradingAsCUDA.h": "c10/cuda/CUDAStream.h",
 }
 # Mask-less warp intrinsics (HIP) -> CUDA's *_sync forms with a full 32-lane mask.
-_SYNC_INTRINSICS = re.compile(r"\b(__shfl_down|__shfl_up|__shfl_xor|__shfl|__ballot|__any|__all)(\s*\()")
+_SYNC_INTRINSICS = re.compile(
+    r"\b(__shfl_down|__shfl_up|__shfl_xor|__shfl|__ballot|__any|__all)(\s*\()"
+)
 _SYNC_CALL_64_MASK = re.compile(r"\b(__\w+_sync\s*\(\s*)0x[fF]{16}\w*")
 _NAMESPACE_HIP = re.compile(r"\b(at|c10)::hip::")
 
@@ -232,16 +235,18 @@ def _rewrite_launches(text: str, notes: list[PortabilityWarning]) -> str:
 
 
 def _rewrite_dynamic_shared(text: str) -> str:
-    """HIP_DYNAMIC_SHARED(type, name) -> extern __shared__ type name[]."""
+    """HIP_DYNAMIC_SHARED(type, name) -> extern __shared__ type name[]; (HIP's has the `;`)."""
     pattern = re.compile(r"\bHIP_DYNAMIC_SHARED\s*\(")
     while m := pattern.search(text):
         split = _split_call(text, m.end() - 1)
         if split is None or len(split[0]) != 2:
             break
         (typ, name), close = split
-        text = text[: m.start()] + f"extern __shared__ {typ.strip()} {name.strip()}[]" + text[
-            close + 1 :
-        ]
+        text = (
+            text[: m.start()]
+            + f"extern __shared__ {typ.strip()} {name.strip()}[];"
+            + text[close + 1 :]
+        )
     return text
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-THRUST_COMPLEX_H = r"""// Written by agentkernelarena.native.hipshim for the HIP compile-only gate. Not for running.
+THRUST_COMPLEX_H = r"""// agentkernelarena.native.hipshim: HIP compile-only gate, not for running.
 #pragma once
 #include <complex>
 namespace thrust {

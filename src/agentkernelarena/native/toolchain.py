@@ -4,7 +4,8 @@ Three situations, decided from torch (the build must match the torch that loads 
 - CUDA torch with a GPU: `.cu` builds with nvcc for the device's arch; `.hip` is translated first.
 - ROCm torch with a GPU: hipcc for the device's gfx arch (cpp_extension hipifies `.cu` itself).
 - no GPU (CI, a laptop, PyTorch's CPU build): a compile-only gate for a fixed reference arch:
-  sm_90 (H200) for `.cu`, gfx90a (MI200; Debian's clang 15 has no gfx942) for `.hip`.
+  sm_90 (H200) for `.cu`, gfx90a (MI200; Debian's clang 15 has no gfx942) for `.hip` (or, with
+  AKA_NATIVE_HIP_VIA_CUDA=1 or without hipcc, the HIP source translated and compiled for sm_90).
 """
 
 from __future__ import annotations
@@ -38,11 +39,23 @@ def _force_compile_only() -> bool:
     return os.environ.get("AKA_NATIVE_COMPILE_ONLY", "") not in ("", "0")
 
 
+def _hip_via_cuda() -> bool:
+    """Check HIP sources as the NVIDIA build would (translated, nvcc) instead of with hipcc.
+
+    Asked for with AKA_NATIVE_HIP_VIA_CUDA=1, or the fallback when hipcc is missing and nvcc
+    is not: a CI machine with only the CUDA toolkit still checks HIP tasks.
+    """
+    if os.environ.get("AKA_NATIVE_HIP_VIA_CUDA", "") not in ("", "0"):
+        return True
+    return find_hipcc() is None and find_cuda_home() is not None
+
+
 def detect_target(source_language: str) -> Target:
     """The build target for sources in `source_language` ("cuda" or "hip") on this machine."""
     import torch
 
-    available = torch.cuda.is_available() and not _force_compile_only()
+    available_gpu = torch.cuda.is_available()
+    available = available_gpu and not _force_compile_only()
     if available and torch.version.hip:
         props = torch.cuda.get_device_properties(torch.cuda.current_device())
         arch = str(getattr(props, "gcnArchName", "gfx942")).split(":", 1)[0]
@@ -50,8 +63,8 @@ def detect_target(source_language: str) -> Target:
     if available and torch.version.cuda:
         major, minor = torch.cuda.get_device_capability()
         return Target("cuda", "cuda", f"sm_{major}{minor}", True)
-    why = "AKA_NATIVE_COMPILE_ONLY is set" if _force_compile_only() else "no GPU on this machine"
-    if source_language == "hip":
+    why = "AKA_NATIVE_COMPILE_ONLY is set" if available_gpu else "no GPU on this machine"
+    if source_language == "hip" and not _hip_via_cuda():
         arch = os.environ.get("AKA_NATIVE_HIP_ARCH", COMPILE_ONLY_HIP_ARCH)
         return Target("cpu", "hip", arch, False, why)
     arch = os.environ.get("AKA_NATIVE_CUDA_ARCH", COMPILE_ONLY_CUDA_ARCH)
@@ -77,8 +90,11 @@ def find_hipcc() -> Path | None:
     """hipcc from ROCm (ROCM_HOME/ROCM_PATH) or the PATH (Debian's package)."""
     from torch.utils import cpp_extension
 
-    roots = [getattr(cpp_extension, "ROCM_HOME", None), os.environ.get("ROCM_PATH"),
-             os.environ.get("ROCM_HOME")]
+    roots = [
+        getattr(cpp_extension, "ROCM_HOME", None),
+        os.environ.get("ROCM_PATH"),
+        os.environ.get("ROCM_HOME"),
+    ]
     for root in roots:
         if root and (Path(root) / "bin" / "hipcc").is_file():
             return Path(root) / "bin" / "hipcc"
@@ -109,7 +125,7 @@ def tool_version(tool: str) -> tuple[str, str]:
     if m := re.search(r"release (\d+\.\d+)", text):
         return text, f"{name} {m.group(1)}"
     if m := re.search(r"HIP version: (\S+)", text):
-        return text, f"{name} (HIP {m.group(1)})"
+        return text, f"{name} HIP {m.group(1)}"
     first = text.splitlines()[0] if text else ""
     return text, f"{name} ({first})" if first else name
 

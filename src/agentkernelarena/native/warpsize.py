@@ -30,9 +30,7 @@ class PortabilityWarning:
 
 _SIZE_NOTE = "a wavefront is 64 lanes on AMD CDNA, a warp 32 on NVIDIA; use warpSize"
 _CMP = r"(?:==|!=|<=|>=|<|>)"
-_WARPSIZE_CMP = re.compile(
-    rf"\bwarpSize\s*{_CMP}\s*(32|64)\b|\b(32|64)\s*{_CMP}\s*warpSize\b"
-)
+_WARPSIZE_CMP = re.compile(rf"\bwarpSize\s*{_CMP}\s*(32|64)\b|\b(32|64)\s*{_CMP}\s*warpSize\b")
 _WARP_NAME = r"\w*(?:warp|wave|WARP|WAVE|Warp|Wave)\w*"
 _WARP_CONST = re.compile(
     rf"#\s*define\s+({_WARP_NAME})\s+\(?\s*(32|64)\b"
@@ -47,8 +45,16 @@ _THREAD_EXPR = (
     r"(?:threadIdx\.[xyz]|hipThreadIdx_[xyz]|\b\w*(?:tid|Tid|TID|lane|Lane|LANE|thread|Thread)\w*)"
 )
 _LANE_MATH = re.compile(rf"({_THREAD_EXPR})\s*(%|&|/|>>)\s*(64|63|32|31|6|5)\b(?!\.)")
-_LANE_SIZES = {("%", "64"): 64, ("&", "63"): 64, ("/", "64"): 64, (">>", "6"): 64,
-               ("%", "32"): 32, ("&", "31"): 32, ("/", "32"): 32, (">>", "5"): 32}
+_LANE_SIZES = {
+    ("%", "64"): 64,
+    ("&", "63"): 64,
+    ("/", "64"): 64,
+    (">>", "6"): 64,
+    ("%", "32"): 32,
+    ("&", "31"): 32,
+    ("/", "32"): 32,
+    (">>", "5"): 32,
+}
 _LOOP_DOWN = re.compile(r"\bfor\s*\([^;]*=\s*(32|16)\s*;[^;]*;[^)]*(?:>>=\s*1|/=\s*2)")
 _LOOP_UP = re.compile(r"\bfor\s*\([^;]*;\s*\w+\s*<=?\s*(64|32)\s*;[^)]*(?:<<=\s*1|\*=\s*2)")
 _SHFL = re.compile(r"\b__shfl(?:_down|_up|_xor)?(?:_sync)?\s*\(")
@@ -126,8 +132,11 @@ def check_warp_size(source: str) -> list[PortabilityWarning]:
             name, size = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
             add(i, f"hard-codes a warp size of {size} in {name}: {_SIZE_NOTE}")
         if _BALLOT_64.search(line):
-            add(i, "keeps a __ballot mask in 64 bits: a CUDA ballot has 32 bits, one per lane "
-                   "of a 32-lane warp; AMD's has 64")
+            add(
+                i,
+                "keeps a __ballot mask in 64 bits: a CUDA ballot has 32 bits, one per lane "
+                "of a 32-lane warp; AMD's has 64",
+            )
         for width in _shuffle_widths(line):
             if width in ("32", "64"):
                 add(i, f"shuffle with width {width} hard-codes the warp size: {_SIZE_NOTE}")
@@ -140,11 +149,17 @@ def check_warp_size(source: str) -> list[PortabilityWarning]:
         if _SHFL.search(window):
             if m := _LOOP_DOWN.search(line):
                 lanes = 2 * int(m.group(1))
-                add(i, f"shuffle loop starting at offset {m.group(1)} reduces over {lanes} lanes: "
-                       f"{_SIZE_NOTE} (start at warpSize / 2)")
+                add(
+                    i,
+                    f"shuffle loop starting at offset {m.group(1)} reduces over {lanes} lanes: "
+                    f"{_SIZE_NOTE} (start at warpSize / 2)",
+                )
             if m := _LOOP_UP.search(line):
-                add(i, f"shuffle loop bounded by {m.group(1)} assumes {m.group(1)}-lane warps: "
-                       f"{_SIZE_NOTE}")
+                add(
+                    i,
+                    f"shuffle loop bounded by {m.group(1)} assumes {m.group(1)}-lane warps: "
+                    f"{_SIZE_NOTE}",
+                )
         if _MASK_64.search(line):
             add(i, "a 64-bit lane mask assumes 64-lane wavefronts (CUDA masks have 32 bits)")
         for pattern, message in _AMD_ONLY:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from agentkernelarena.errors import TaskError
+from agentkernelarena.tasks.draws import DrawSpec, draw_configs, parse_draw_spec
 
 CATEGORIES = (
     "triton2triton",
@@ -43,7 +44,7 @@ DEFAULT_TIMEOUTS = {"compile": 300.0, "correctness": 300.0, "performance": 300.0
 _REQUIRED = ("id", "category", "language", "description", "entry", "editable", "reference",
              "inputs", "configs", "tolerance")
 _OPTIONAL = ("reference_upcast", "in_place", "bytes", "flops", "timeouts", "tags", "hardware_notes")
-_CONFIG_SETS = ("visible", "held_out", "cpu")
+_CONFIG_SETS = ("visible", "held_out", "held_out_draws", "cpu")
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ class Config:
 
     name: str
     params: dict[str, Any]
+    # Drawn at evaluation time from `held_out_draws` (tasks/draws.py), not fixed in the task.
+    drawn: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, **self.params}
@@ -97,6 +100,8 @@ class Task:
     timeouts: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_TIMEOUTS))
     tags: list[str] = field(default_factory=list)
     hardware_notes: str = ""
+    held_out_draws: DrawSpec | None = None
+    cpu_held_out_draws: DrawSpec | None = None
 
     @property
     def name(self) -> str:
@@ -107,15 +112,25 @@ class Task:
         path = self.root / "solution"
         return path if path.is_dir() else None
 
-    def configs_for(self, platform: str, split: str) -> list[Config]:
-        """The configurations one platform evaluates: the CPU uses its small ones when present."""
+    def configs_for(self, platform: str, split: str, draw_seed: int | None = None) -> list[Config]:
+        """The configurations one platform evaluates: the CPU uses its small ones when present.
+        Held-out sets get the configurations drawn with `draw_seed` appended."""
         if split not in ("visible", "held_out"):
             raise ValueError(f"unknown split {split!r}")
-        if platform == "cpu":
-            small = self.cpu_visible if split == "visible" else self.cpu_held_out
-            if small:
-                return small
-        return self.visible if split == "visible" else self.held_out
+        small = platform == "cpu" and bool(self.cpu_visible if split == "visible"
+                                             else self.cpu_held_out)
+        if split == "visible":
+            return self.cpu_visible if small else self.visible
+        fixed = self.cpu_held_out if small else self.held_out
+        spec = self.cpu_held_out_draws if platform == "cpu" and small else self.held_out_draws
+        if draw_seed is None or spec is None:
+            return fixed
+        return fixed + [Config(name, params, drawn=True)
+                        for name, params in draw_configs(spec, draw_seed)]
+
+    @property
+    def held_out_count(self) -> int:
+        return len(self.held_out) + (self.held_out_draws.count if self.held_out_draws else 0)
 
     def public_json(self) -> dict[str, Any]:
         """What `aka tasks show` prints: everything an agent may know, never held-out configs."""
@@ -129,7 +144,7 @@ class Task:
             "editable": list(self.editable),
             "visible_configs": [c.to_json() for c in self.visible],
             "cpu_visible_configs": [c.to_json() for c in self.cpu_visible],
-            "held_out_count": len(self.held_out),
+            "held_out_count": self.held_out_count,
             "tolerance": {k: {"atol": v.atol, "rtol": v.rtol} for k, v in self.tolerance.items()},
             "in_place": self.in_place,
             "has_solution": self.solution_dir is not None,
@@ -249,7 +264,7 @@ def parse_task(raw: Any, task_yaml: Path) -> Task:
     cpu = configs.get("cpu") or {}
     if not isinstance(cpu, dict):
         raise _fail(task_yaml, "configs.cpu", "expected a mapping with 'visible' and 'held_out'")
-    _check_keys(cpu, ("visible", "held_out"), task_yaml, "configs.cpu.")
+    _check_keys(cpu, ("visible", "held_out", "held_out_draws"), task_yaml, "configs.cpu.")
 
     timeouts = dict(DEFAULT_TIMEOUTS)
     raw_timeouts = raw.get("timeouts") or {}
@@ -287,6 +302,10 @@ def parse_task(raw: Any, task_yaml: Path) -> Task:
         timeouts=timeouts,
         tags=[str(t) for t in raw.get("tags") or []],
         hardware_notes=str(raw.get("hardware_notes") or ""),
+        held_out_draws=parse_draw_spec(configs.get("held_out_draws"), task_yaml,
+                                       "configs.held_out_draws"),
+        cpu_held_out_draws=parse_draw_spec(cpu.get("held_out_draws"), task_yaml,
+                                           "configs.cpu.held_out_draws"),
     )
     if task.entry.file in {task.reference.file}:
         raise _fail(task_yaml, "entry", "the entry and the reference must be different files")

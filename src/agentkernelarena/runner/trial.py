@@ -1,0 +1,243 @@
+"""One trial: one agent on one task, with the arena's iteration loop, then the evaluation.
+
+    record = run_trial(task, AgentSpec("claude_code", {"model": "..."}), Path("runs/x/t0"))
+
+Layout of `trial_dir` (documented in docs/agents.md):
+
+    workspace/            what the agent saw and changed
+    iterations/N/         prompt.md, the agent's transcript, stderr.log, outcome.json
+    patch.diff            the agent's change to the editable files
+    trial.json            the record returned here, written atomically at the end
+
+The loop (DESIGN.md §9): up to `max_iterations` agent runs; after each but the last, the local
+check (visible configurations) whose summary goes into the next prompt; one wall-clock deadline
+for the whole trial, enforced by killing the agent's process tree; then the final workspace is
+evaluated with held-out configurations. Whatever the agent did (crashed, hung, printed garbage,
+deleted its kernel), the trial ends with a verdict and the caller goes on; only configuration
+mistakes (an unknown agent, bad settings, a required sandbox that is missing) raise AkaError.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import traceback
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import agentkernelarena
+from agentkernelarena.agents.base import (
+    CRASHED,
+    FATAL_FAILURES,
+    OK,
+    TIMED_OUT,
+    AgentOutcome,
+    AgentRun,
+    BaseAgent,
+)
+from agentkernelarena.agents.prompts import PROMPTS, build_prompt
+from agentkernelarena.agents.registry import AgentSpec
+from agentkernelarena.cli.render import feedback
+from agentkernelarena.errors import AkaError
+from agentkernelarena.evaluate import EvalOptions, evaluate
+from agentkernelarena.evaluate.evaldir import missing_editable
+from agentkernelarena.platforms import get_platform
+from agentkernelarena.runner.record import (
+    missing_result,
+    usage_totals,
+    workspace_patch,
+    write_json_atomic,
+)
+from agentkernelarena.tasks.spec import Task
+from agentkernelarena.workspace.check_server import CheckServer, CheckService
+from agentkernelarena.workspace.materialize import materialize
+from agentkernelarena.workspace.sandbox import Sandbox, bwrap_status
+
+log = logging.getLogger(__name__)
+SCHEMA = 1
+SANDBOX_MODES = ("auto", "required", "off")
+
+
+@dataclass
+class TrialOptions:
+    max_iterations: int = 3
+    time_limit_s: float | None = None  # None: the task's `timeouts.agent` (default 3600 s)
+    platform: str | None = None  # evaluation platform; None: this machine's GPU, else cpu
+    sandbox: str = "auto"  # auto: bubblewrap when it works; required: fail without; off
+    seed: int | None = None  # the final evaluation's seed (None: drawn)
+    attempt: int = 0
+    timing: dict[str, Any] | None = None  # evaluation timing overrides (tests)
+    prompt_dir: Path = PROMPTS
+
+
+def _sandbox_for(agent: BaseAgent, options: TrialOptions, workspace: Path, task: Task,
+                 socket_dir: Path) -> tuple[Sandbox | None, dict[str, Any]]:
+    if getattr(agent, "in_process", False):
+        return None, {"kind": "in-process", "sandboxed": True,
+                      "reason": "the agent works through arena tools confined to the workspace"}
+    if options.sandbox not in SANDBOX_MODES:
+        raise AkaError(f"sandbox mode {options.sandbox!r}", f"one of {', '.join(SANDBOX_MODES)}")
+    if options.sandbox == "off":
+        reason = "sandbox turned off for this run"
+    else:
+        status = bwrap_status()
+        if status.available:
+            sandbox = Sandbox(workspace=workspace, rw_paths=[socket_dir], hidden=[task.root],
+                              bwrap=status.executable or "bwrap")
+            return sandbox, {"kind": "bwrap", "sandboxed": True, "reason": status.reason}
+        if options.sandbox == "required":
+            raise AkaError(f"no sandbox: {status.reason}", "install bubblewrap, or run with "
+                           "the sandbox off (agents then see the whole machine)")
+        reason = status.reason
+    log.warning("agent %s runs WITHOUT a sandbox (%s): it can read the task suites, "
+                "held-out configurations included, and the rest of this machine", agent.name,
+                reason)
+    return None, {"kind": "none", "sandboxed": False, "reason": reason}
+
+
+def _run_agent(agent: BaseAgent, run: AgentRun) -> AgentOutcome:
+    """agent.run, with an adapter's own exception turned into a crashed outcome."""
+    try:
+        outcome = agent.run(run)
+    except Exception as exc:
+        run.out_dir.mkdir(parents=True, exist_ok=True)
+        (run.out_dir / "adapter-error.txt").write_text(traceback.format_exc())
+        return AgentOutcome(agent=agent.name, failure=CRASHED,
+                            message=f"the {agent.name} adapter failed: {type(exc).__name__}: "
+                                    f"{exc} (traceback in adapter-error.txt)")
+    if outcome.failure == OK and run.time_left() <= 0:
+        outcome.failure = TIMED_OUT
+        outcome.message = "the agent was still working at the trial's time limit"
+    return outcome
+
+
+def _final_evaluation(task: Task, workspace: Path, options: TrialOptions) -> dict[str, Any]:
+    if len(missing_editable(task, workspace)) == len(task.editable):
+        platform = get_platform(options.platform)
+        return missing_result(task, platform.name, platform.comparable,
+                              "the workspace holds none of the editable files "
+                              f"({', '.join(task.editable)}) at the end of the trial")
+    return evaluate(task, workspace, EvalOptions(platform=options.platform, seed=options.seed,
+                                                 held_out=True, timing=options.timing))
+
+
+def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_dir: Path,
+              options: TrialOptions | None = None) -> dict[str, Any]:
+    """Run one trial in `trial_dir` (new or empty) and return its record (also trial.json)."""
+    options = options or TrialOptions()
+    spec = AgentSpec.of(agent_spec)
+    agent: BaseAgent = spec.create()  # type: ignore[assignment]
+    getattr(agent, "validate", lambda: None)()
+    if options.max_iterations < 1:
+        raise AkaError("max_iterations must be at least 1")
+    trial_dir = Path(trial_dir).resolve()
+    workspace = materialize(task, trial_dir / "workspace")
+    time_limit = options.time_limit_s or task.timeouts.get("agent", 3600.0)
+    started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    started = time.monotonic()
+    deadline = started + time_limit
+    iterations_max = options.max_iterations if getattr(agent, "iterative", True) else 1
+    messages: list[str] = []
+    iterations: list[dict[str, Any]] = []
+    outcomes: list[AgentOutcome] = []
+    status, timed_out, stop_failure = "completed", False, OK
+    service = CheckService(task, workspace, options.platform, options.timing)
+    eval_bound = sum(task.timeouts[k] for k in ("compile", "correctness", "performance")) * 2
+    with CheckServer(service) as server:
+        sandbox, sandbox_info = _sandbox_for(agent, options, workspace, task, server.folder)
+        if not sandbox_info["sandboxed"]:
+            messages.append(f"not sandboxed: {sandbox_info['reason']}")
+        previous: tuple[str, str] | None = None
+        for index in range(1, iterations_max + 1):
+            left = deadline - time.monotonic()
+            if left <= 1:
+                messages.append(f"no time left for iteration {index}")
+                break
+            out_dir = trial_dir / "iterations" / str(index)
+            out_dir.mkdir(parents=True, exist_ok=True)
+            prompt = build_prompt(task, iteration=index, max_iterations=iterations_max,
+                                  workspace=workspace, time_left_s=left,
+                                  previous_feedback=previous[0] if previous else None,
+                                  previous_verdict=previous[1] if previous else None,
+                                  prompt_dir=options.prompt_dir)
+            (out_dir / "prompt.md").write_text(prompt)
+            run = AgentRun(task=task, workspace=workspace, prompt=prompt, out_dir=out_dir,
+                           deadline=deadline, iteration=index, max_iterations=iterations_max,
+                           time_limit_s=time_limit,
+                           env={"AKA_CHECK_SOCKET": str(server.socket_path)},
+                           launcher=sandbox.launcher if sandbox else None, check=service.check)
+            outcome = _run_agent(agent, run)
+            service.wait_idle(timeout=eval_bound)  # a check the agent left running
+            outcomes.append(outcome)
+            write_json_atomic(out_dir / "outcome.json", outcome.to_json())
+            record: dict[str, Any] = {"index": index, "prompt": str(out_dir / "prompt.md"),
+                                      "outcome": outcome.to_json(),
+                                      "agent_checks": service.pop_calls(), "check": None}
+            iterations.append(record)
+            if not outcome.ok:
+                messages.append(f"iteration {index}: {outcome.failure}: {outcome.message}")
+                stop_failure = outcome.failure
+            if outcome.failure in FATAL_FAILURES:
+                status = "error" if index == 1 else status
+                break
+            if outcome.failure == TIMED_OUT or time.monotonic() >= deadline:
+                timed_out = True
+                break
+            if index < iterations_max:
+                text = service.check()
+                check = service.pop_calls()[-1]
+                record["check"] = {**check, "source": "local_check", "feedback": text}
+                previous = (text, str(check.get("verdict")))
+    trial_wall = time.monotonic() - started
+    evaluation: dict[str, Any] | None = None
+    if status == "completed":
+        try:
+            evaluation = _final_evaluation(task, workspace, options)
+        except AkaError as exc:
+            status = "error"
+            messages.append(f"evaluation failed: {exc}")
+    if evaluation is not None and iterations and iterations[-1]["check"] is None:
+        iterations[-1]["check"] = {
+            "source": "final_evaluation", "verdict": evaluation["verdict"],
+            "correct": evaluation["correct"], "speedup": evaluation.get("speedup"),
+            "score": evaluation.get("score"), "feedback": feedback(evaluation)}
+    changed, patch = workspace_patch(task, workspace)
+    (trial_dir / "patch.diff").write_text(patch)
+    verdict = evaluation["verdict"] if evaluation else (
+        "agent_error" if stop_failure in FATAL_FAILURES else "eval_error")
+    result = {
+        "schema": SCHEMA,
+        "task": task.id,
+        "category": task.category,
+        "agent": spec.name,
+        "agent_label": spec.label or spec.name,
+        "agent_args": spec.to_json()["args"],
+        "attempt": options.attempt,
+        "status": status,
+        "verdict": verdict,
+        "score": evaluation["score"] if evaluation else 0.0,
+        "speedup": evaluation.get("speedup") if evaluation else None,
+        "correct": bool(evaluation and evaluation["correct"]),
+        "held_out": (evaluation or {}).get("held_out",
+                                           {"evaluated": False, "correct": None, "speedup": None}),
+        "agent_failure": stop_failure,
+        "timed_out": timed_out,
+        "messages": messages,
+        "sandboxed": sandbox_info["sandboxed"],
+        "sandbox": sandbox_info,
+        "usage": usage_totals(outcomes),
+        "iterations": iterations,
+        "max_iterations": iterations_max,
+        "time_limit_s": time_limit,
+        "trial_wall_s": round(trial_wall, 3),
+        "changed_files": changed,
+        "workspace": str(workspace),
+        "evaluation": evaluation,
+        "started_at": started_at,
+        "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "arena_version": agentkernelarena.__version__,
+    }
+    write_json_atomic(trial_dir / "trial.json", result)
+    return result

@@ -1,0 +1,137 @@
+"""The sandbox: how bubblewrap is called, the check socket, and what an agent cannot reach."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from agent_helpers import REPO
+
+import agentkernelarena
+from agentkernelarena.workspace.check_server import CheckServer, CheckService, ask
+from agentkernelarena.workspace.sandbox import Sandbox, bwrap_status, install_paths
+
+needs_bwrap = pytest.mark.skipif(not bwrap_status().available,
+                                 reason=f"no sandbox here: {bwrap_status().reason}")
+
+
+def _pairs(argv: list[str], flag: str) -> list[tuple[str, str]]:
+    return [(argv[i + 1], argv[i + 2]) for i, a in enumerate(argv) if a == flag]
+
+
+def test_bwrap_argv(tmp_path: Path):
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    cli = tmp_path / "node_modules" / "@x" / "cli" / "bin" / "cli"
+    cli.parent.mkdir(parents=True)
+    cli.write_text("")
+    sandbox = Sandbox(workspace=workspace, rw_paths=[tmp_path / "sock"],
+                      home=Path("/root-home"))
+    (tmp_path / "sock").mkdir()
+    argv = sandbox.wrap(["agent", "--flag"], ro=install_paths(cli))
+    assert argv[0] == "bwrap" and argv[-3:] == ["--", "agent", "--flag"]
+    for flag in ("--unshare-all", "--share-net", "--die-with-parent", "--new-session"):
+        assert flag in argv
+    assert ("/usr", "/usr") in _pairs(argv, "--ro-bind")
+    ro = dict(_pairs(argv, "--ro-bind"))
+    assert str(tmp_path / "node_modules") in ro  # the CLI's whole npm tree, read-only
+    assert str(Path(sys.prefix).resolve()) in ro  # the arena's Python (toolchains)
+    rw = dict(_pairs(argv, "--bind"))
+    assert str(workspace) in rw and str(tmp_path / "sock") in rw
+    # Nothing of the repository besides what is listed: not the source, not the tests.
+    assert not any(p.startswith(str(REPO / "src")) or p.startswith(str(REPO / "tests"))
+                   for p in [*ro, *rw])
+    # tmpfs /tmp and HOME come before the binds that may lie below them.
+    tmpfs = [argv[i + 1] for i, a in enumerate(argv) if a == "--tmpfs"]
+    assert "/tmp" in tmpfs and "/root-home" in tmpfs
+    assert argv.index("/root-home") < argv.index(str(workspace))
+    assert argv[argv.index("--chdir") + 1] == str(workspace)
+
+
+def test_arena_package_is_masked_when_a_bind_would_show_it(tmp_path: Path):
+    package = Path(agentkernelarena.__file__).resolve().parent
+    sandbox = Sandbox(workspace=tmp_path, ro_paths=[package.parent])
+    argv = sandbox.wrap(["true"])
+    tmpfs = [argv[i + 1] for i, a in enumerate(argv) if a == "--tmpfs"]
+    assert str(package) in tmpfs
+    assert argv.index(str(package)) > argv.index(str(package.parent))
+
+
+def test_install_paths():
+    assert install_paths("/a/node_modules/@s/pkg/bin/x") == [Path("/a/node_modules")]
+    assert install_paths("/opt/geak/bin/geak-agent") == [Path("/opt/geak")]
+    assert install_paths("/opt/tool/tool") == [Path("/opt/tool")]
+
+
+def test_check_server_answers_with_feedback(task, workspace: Path):
+    results = [{"task": task.id, "platform": "cpu", "verdict": "incorrect", "compiled": True,
+                "correct": False, "speedup": None, "score": 20.0, "reasons": ["wrong at N1"],
+                "held_out": {"evaluated": True, "correct": False}}]
+    seen = []
+
+    def fake_evaluate(t, folder, options):
+        seen.append(options)
+        return results[0]
+
+    service = CheckService(task, workspace, platform="cpu", evaluator=fake_evaluate)
+    with CheckServer(service) as server:
+        text = ask(server.socket_path)
+    assert "verdict: incorrect" in text and "wrong at N1" in text
+    assert "held-out" not in text  # the agent never learns about held-out results
+    assert seen[0].held_out is False
+    assert service.pop_calls()[0]["verdict"] == "incorrect"
+    assert not server.folder.exists()  # the socket's folder goes with the server
+
+
+PROBE = r'''
+probe() {{ if eval "$2" >/dev/null 2>&1; then echo "$1: REACHED"; else echo "$1: blocked"; fi; }}
+probe held_out_configs "cat {task_yaml}"
+probe suites "ls {suites}"
+probe harness "cat {harness}"
+probe harness_import "python3 -c 'import agentkernelarena'"
+probe other_trial "cat {other}"
+echo x > {trial_dir}/escape.txt  # lands in the sandbox's private /tmp, if anywhere
+probe write_repo "echo x > {repo}/escape.txt"
+probe write_home "echo x > {home}/escape.txt && test -e {host_marker}"
+probe socket "test -S $AKA_CHECK_SOCKET"
+./check > check.out 2>&1
+{edit}
+'''
+
+
+@needs_bwrap
+def test_sandboxed_agent_cannot_reach_the_arena_and_the_trial_still_scores(
+        task, tmp_path: Path, trial_options):
+    from fake_model_server import SED_EDIT
+
+    from agentkernelarena.runner import run_trial
+
+    other = tmp_path / "run" / "other-trial" / "workspace"
+    other.mkdir(parents=True)
+    (other / "kernel.py").write_text("# another agent's secret kernel\n")
+    marker = Path.home() / ".aka-sandbox-test-marker"
+    marker.write_text("host home")
+    package = Path(agentkernelarena.__file__).resolve().parent
+    try:
+        cmd = PROBE.format(task_yaml=task.root / "task.yaml", suites=package / "suites",
+                           harness=package / "evaluate" / "evaluator.py", other=other / "kernel.py",
+                           trial_dir=tmp_path / "run" / "this-trial", repo=REPO,
+                           home=Path.home(), host_marker=marker, edit=SED_EDIT)
+        record = run_trial(task, {"name": "command", "args": {"cmd": cmd}},
+                           tmp_path / "run" / "this-trial", trial_options)
+    finally:
+        marker.unlink()
+    workspace = Path(record["workspace"])
+    out = (tmp_path / "run" / "this-trial" / "iterations" / "1" / "stdout.log").read_text()
+    verdicts = dict(line.split(": ") for line in out.splitlines() if ": " in line)
+    assert verdicts.pop("socket") == "REACHED", out
+    assert set(verdicts.values()) == {"blocked"}, out
+    assert not (tmp_path / "run" / "this-trial" / "escape.txt").exists()
+    assert not (REPO / "escape.txt").exists() and not (Path.home() / "escape.txt").exists()
+    # The local check worked through the socket, and the edit made inside was scored.
+    assert "verdict:" in (workspace / "check.out").read_text()
+    assert record["sandboxed"] is True and record["sandbox"]["kind"] == "bwrap"
+    assert record["iterations"][0]["agent_checks"][0]["verdict"]
+    assert record["changed_files"] == ["kernel.py"]
+    assert record["evaluation"]["compiled"] and record["status"] == "completed"
