@@ -51,7 +51,7 @@ def default_timing(platform: Platform) -> dict[str, Any]:
         # The compile and correctness gates have already warmed both versions up.
         return {"min_rounds": 2, "max_rounds": 5, "budget_s": 1.0, "target_rse": 0.05,
                 "warmup": 0}
-    return {"min_rounds": 20, "max_rounds": 300, "budget_s": 1.5, "target_rse": 0.002,
+    return {"min_rounds": 20, "max_rounds": 200, "budget_s": 1.0, "target_rse": 0.002,
             "warmup": 3}
 
 

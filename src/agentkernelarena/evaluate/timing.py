@@ -57,23 +57,51 @@ def relative_standard_error(ratios: Sequence[float]) -> float:
     return 1.2533 * sigma / math.sqrt(len(ratios)) / abs(med) if med else math.inf
 
 
+def _sleep_cycles_per_ms() -> float:
+    """How many `torch.cuda._sleep` cycles make a millisecond on this GPU, measured."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda._sleep(1_000_000)  # warm
+    start.record()
+    torch.cuda._sleep(2_000_000)
+    end.record()
+    torch.cuda.synchronize()
+    return 2_000_000 / max(start.elapsed_time(end), 1e-3)
+
+
 class _Clock:
-    """Device events on a GPU (with an L2 flush before each call), the host clock on the CPU."""
+    """Device events on a GPU, the host clock on the CPU.
+
+    On a GPU, before each timed call: an L2 flush, then a device-side wait (`pad`) long enough
+    for the host to enqueue the whole call before the start event fires. The events then see
+    device time only, never Python's launch overhead or host jitter, for baseline and
+    candidate alike (multi-kernel versions would otherwise pay for the host gaps between their
+    launches, and the noise of the host).
+    """
 
     def __init__(self, device: str) -> None:
         self.device = device
         self.flush_buffer: torch.Tensor | None = None
+        self.pad_cycles = 0
         if device == "cuda":
             l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 64 << 20)
             # Twice the last-level cache, so the whole of it is overwritten before each call.
             self.flush_buffer = torch.empty(max(2 * l2, 64 << 20), dtype=torch.uint8,
                                             device="cuda")
+            self.cycles_per_ms = _sleep_cycles_per_ms()
+
+    def set_pad(self, host_ms: float) -> None:
+        """Wait on the device for three times the host's time to enqueue a call (0.05-20 ms)."""
+        if self.device == "cuda":
+            pad_ms = min(20.0, max(0.05, 3.0 * host_ms))
+            self.pad_cycles = int(pad_ms * self.cycles_per_ms)
 
     def time_call(self, fn: Callable[[], Any]) -> tuple[Any, Callable[[], float]]:
         """Run `fn` once, timed; return its output and a function giving milliseconds."""
         if self.device == "cuda":
             assert self.flush_buffer is not None
             self.flush_buffer.zero_()
+            if self.pad_cycles:
+                torch.cuda._sleep(self.pad_cycles)
             start = torch.cuda.Event(enable_timing=True)
             end = torch.cuda.Event(enable_timing=True)
             start.record()
@@ -107,11 +135,17 @@ def time_interleaved(
     every element (first round and every `full_check_every`-th), otherwise a random sample.
     """
     clock = _Clock(device)
+    host_ms = 0.0
     for i in range(options.warmup):
         for fn in (baseline, candidate):
             refill(i % pool_size)
+            clock.synchronize()
+            began = _perf_counter()
             fn(*work_args)
-    clock.synchronize()
+            host_ms = max(host_ms, (_perf_counter() - began) * 1e3) if i else host_ms
+            clock.synchronize()
+    # The host time of a call, once compiled and warm (the first round is excluded above).
+    clock.set_pad(host_ms)
 
     base_ms: list[float] = []
     cand_ms: list[float] = []

@@ -257,9 +257,11 @@ class Evaluation:
                                    f"{describe_exception(exc, self.candidate_root)}",
                                    config=config) from exc
 
-    def _guarded(self, fn: Any, args: tuple[Any, ...], config: str, sync: bool) -> Any:
-        """One candidate call under the guards; their findings raise `CandidateFailure`, the
-        candidate's own exceptions propagate for the caller to classify."""
+    def _guarded(self, fn: Any, args: tuple[Any, ...], config: str, sync: bool,
+                 enforce: bool = True) -> Any:
+        """One call under the guards; their findings raise `CandidateFailure`, the candidate's
+        own exceptions propagate for the caller to classify. The baseline's timed calls take
+        the same path with enforce=False, so both pay the same host-side cost."""
         if not self.guards:
             out = fn(*args)
             if sync:
@@ -269,6 +271,8 @@ class Evaluation:
         threads_before = _thread_count()
         with OpAudit() as ops:
             out = fn(*args)
+        if not enforce:
+            return out
         if _thread_count() > threads_before:
             raise CandidateFailure("rejected", f"started a thread during its call on config "
                                    f"{config}; work must finish inside the call", config=config)
@@ -467,11 +471,8 @@ class Evaluation:
             def candidate(*args: Any, name: str = name) -> Any:
                 return self.call(self.candidate_fn, args, name, self.entry_fn, sync=False)
 
-            def baseline(*args: Any) -> Any:
-                if not self.guards:
-                    return self.baseline_fn(*args)
-                with OpAudit():  # the same host-side cost as the candidate's calls
-                    return self.baseline_fn(*args)
+            def baseline(*args: Any, name: str = name) -> Any:
+                return self._guarded(self.baseline_fn, args, name, sync=False, enforce=False)
 
             result = time_interleaved(baseline, candidate, work, refill, len(pool),
                                       verify, self.device, options)
