@@ -218,7 +218,8 @@ def _apply_speed_checks(task: Task, result: dict[str, Any]) -> None:
         result["verdict"] = "rejected"
         result["reasons"] = problems + result["reasons"]
     speedup = result.get("speedup")
-    if speedup is not None and speedup > speed_of_light.REVIEW_SPEEDUP:
+    if result["verdict"] == "ok" and speedup is not None \
+            and speedup > speed_of_light.REVIEW_SPEEDUP:
         result["flags"].append(f"review: speedup {speedup:.1f}x is over "
                                f"{speed_of_light.REVIEW_SPEEDUP:g}x and no guard fired")
 
