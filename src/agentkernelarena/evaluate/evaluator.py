@@ -18,14 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import agentkernelarena
-from agentkernelarena.errors import TaskError
+from agentkernelarena.errors import AkaError, TaskError
 from agentkernelarena.evaluate import evaldir, speed_of_light
 from agentkernelarena.evaluate.supervisor import WorkerOutcome, run_worker
 from agentkernelarena.platforms import Platform, get_platform
 from agentkernelarena.scoring import arithmetic_mean, geometric_mean, trial_score
 from agentkernelarena.tasks.spec import Task
 
-VERDICTS = ("ok", "compile_error", "incorrect", "rejected", "timeout", "crash")
+# `compile_only`: native sources compiled on a machine without a GPU, not run (DESIGN.md §1).
+VERDICTS = ("ok", "compile_error", "incorrect", "rejected", "timeout", "crash", "compile_only")
 CORRECTNESS_SEEDS = 3
 TIMING_POOL = 3
 
@@ -141,6 +142,15 @@ def interpret(outcome: WorkerOutcome, task: Task, split: str,
     if harness:
         raise TaskError(f"task {task.id}: its pristine files failed to load: {harness['message']}",
                         f"run `aka tasks check {task.id}`")
+    infra = outcome.first("infra_error")
+    if infra:
+        raise AkaError(f"task {task.id}: this machine cannot build it: {infra['message']}",
+                       "install the missing toolchain (see docs/native.md)")
+    compile_only = outcome.first("compile_only")
+    if compile_only:
+        return {"verdict": "compile_only", "compiled": True, "correct": None, "speedup": None,
+                "speedup_arith": None, "reasons": [compile_only["message"]], "configs": [],
+                "wall_s": 0.0, "sanity_issues": [], "drawn": []}
     compiled = outcome.first("compiled") is not None
     events = [e for e in outcome.events if e.get("split") == split]
     kinds = {e["event"]: e for e in events}
@@ -275,7 +285,8 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
             result.update(interpret(outcome, task, "visible", configs["visible"]) or {})
             held_split = interpret(outcome, task, "held_out", configs["held_out"]) \
                 if options.held_out else None
-            if held_split is not None and result["compiled"]:
+            if held_split is not None and result["compiled"] \
+                    and result["verdict"] != "compile_only":
                 held = _held_out_record(held_split)
         result["held_out"] = held
         _apply_speed_checks(task, result)

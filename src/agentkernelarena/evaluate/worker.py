@@ -174,6 +174,11 @@ def _aliasing(out: Any, args: tuple[Any, ...], in_place: bool) -> Mismatch | Non
     return None
 
 
+# Exceptions of the native build layer (agentkernelarena.native) that are not compile errors:
+# compiled on a machine that cannot run it, or a toolchain missing from the machine.
+_NATIVE_OUTCOMES = {"NativeCompiledNotRun": "compile_only", "NativeToolchainError": "infra_error"}
+
+
 def _thread_count() -> int:
     return _thread._count()
 
@@ -306,11 +311,12 @@ class Evaluation:
         The baseline runs once first: its kernels are compiled from the pristine files before
         any candidate code could touch them, and lazy imports of the launch path are done.
         """
-        first = self.split["configs"][0]
-        args = self.make_inputs(first["params"], self.split["seeds"][0])
-        with OpAudit():
-            self.baseline_fn(*args)
-        _sync(self.device)
+        if self.baseline_fn is not None:
+            first = self.split["configs"][0]
+            args = self.make_inputs(first["params"], self.split["seeds"][0])
+            with OpAudit():
+                self.baseline_fn(*args)
+            _sync(self.device)
         self.tamper = TamperWatch(module_names("agentkernelarena", "aka_reference",
                                                "aka_baseline"),
                                   [self.task_root, self.baseline_root])
@@ -337,7 +343,15 @@ class Evaluation:
             load_module(self.task_root, self.req["inputs"]["file"], "aka_reference")
         self.inputs_fn = _get_function(inputs, self.req["inputs"]["function"],
                                        self.req["inputs"]["file"])
-        baseline = load_module(self.baseline_root, self.entry_file, "aka_baseline")
+        self.baseline_fn: Any = None
+        try:
+            baseline = load_module(self.baseline_root, self.entry_file, "aka_baseline")
+        except Exception as exc:
+            # Native sources on a machine without a GPU compile but cannot run: the evaluation
+            # becomes a compile-only gate for the candidate.
+            if type(exc).__name__ != "NativeCompiledNotRun":
+                raise
+            return
         self.baseline_fn = _get_function(baseline, self.entry_fn, self.entry_file)
 
     def compile_gate(self) -> None:
@@ -347,8 +361,13 @@ class Evaluation:
             module = load_module(self.candidate_root, self.entry_file, "aka_candidate")
             self.candidate_fn = _get_function(module, self.entry_fn, self.entry_file)
         except Exception as exc:
-            raise CandidateFailure("compile_error",
-                                   describe_exception(exc, self.candidate_root)) from exc
+            kind = _NATIVE_OUTCOMES.get(type(exc).__name__, "compile_error")
+            message = str(exc) if kind != "compile_error" else \
+                describe_exception(exc, self.candidate_root)
+            raise CandidateFailure(kind, message) from exc
+        if self.baseline_fn is None:
+            raise CandidateFailure("compile_only", "the candidate imported, but the baseline "
+                                   "cannot run on this machine")
         first = self.split["configs"][0]
         args = self.make_inputs(first["params"], self.split["seeds"][0])
         import inspect
@@ -366,8 +385,8 @@ class Evaluation:
         except CandidateFailure:
             raise
         except Exception as exc:
-            if type(exc).__name__ == "NativeCompiledNotRun":
-                raise CandidateFailure("compiled_not_run", str(exc)) from exc
+            if type(exc).__name__ in _NATIVE_OUTCOMES:
+                raise CandidateFailure(_NATIVE_OUTCOMES[type(exc).__name__], str(exc)) from exc
             if is_device_fault(exc):
                 raise CandidateFailure("crash", "faulted on the device on its first call: "
                                        + describe_exception(exc, self.candidate_root)) from exc
