@@ -42,6 +42,8 @@ class EvalOptions:
     sanity: bool = False
     # Integrity guards (docs/integrity.md). Off only to measure their cost; never for scoring.
     guards: bool = True
+    # Extra environment for the worker, e.g. CUDA_VISIBLE_DEVICES from a GPU pool.
+    env: dict[str, str] | None = None
     # Overrides for the timing loop (tests and the A/A benchmark use them).
     timing: dict[str, Any] | None = None
 
@@ -278,7 +280,8 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
         else:
             splits = ["visible", "held_out"] if options.held_out else ["visible"]
             request = _request(task, splits, root, platform, base_seed, options, timing)
-            outcome = run_worker(request, root, _worker_env(platform), _deadlines(task))
+            env = {**_worker_env(platform), **(options.env or {})}
+            outcome = run_worker(request, root, env, _deadlines(task))
             result["versions"] = (outcome.first("start") or {}).get("versions", {})
             result["network_isolated"] = outcome.network_isolated
             configs = {s["split"]: s["configs"] for s in request["splits"]}
