@@ -220,6 +220,7 @@ _ERRORS = {
 class _Handler(BaseHTTPRequestHandler):
     server: FakeModelServer  # type: ignore[assignment]
     protocol_version = "HTTP/1.1"
+    timeout = 30  # a client that connects and goes quiet does not hold a thread for long
 
     def log_message(self, *args: Any) -> None:  # quiet
         pass

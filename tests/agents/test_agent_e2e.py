@@ -23,6 +23,14 @@ pytestmark = pytest.mark.e2e
 PER_CALL = USAGE["input"] + USAGE["cached"]
 
 
+@pytest.fixture(autouse=True)
+def private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLIs keep state in $HOME; without a sandbox it would be the tester's real one."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+
+
 def _require(name: str) -> str:
     path = tool(name)
     if path is None:
@@ -116,7 +124,8 @@ enabled = false
     assert outcome["cost_usd"] == pytest.approx(
         (calls * USAGE["input"] * 1.25 + calls * USAGE["cached"] * 1.25
          + calls * USAGE["output"] * 10) / 1e6)
-    assert sorted(p.name for p in home.iterdir()) == ["config.toml"]  # state stayed inside
+    if record["sandboxed"]:  # its state (sessions, sqlite) stayed on the sandbox's tmpfs
+        assert sorted(p.name for p in home.iterdir()) == ["config.toml"]
 
 
 def test_mini_swe_agent(task, tmp_path: Path, fake_model, trial_options, no_agent_env,
@@ -139,7 +148,7 @@ def test_mini_swe_agent(task, tmp_path: Path, fake_model, trial_options, no_agen
 
 def test_cursor_with_a_fake_executable(task, tmp_path: Path, trial_options):
     stream = sample("cursor_success.jsonl").replace("'", "'\\''")
-    exe = fake_executable(tmp_path / "bin", "cursor-agent", (
+    exe = fake_executable(tmp_path / "cursor-install" / "bin", "cursor-agent", (
         'case "$1" in --version) echo "2025.11.25-fake"; exit 0;; esac\n'
         f"{SED_EDIT}\n./check > /dev/null\nprintf '%s' '{stream}'\n"))
     record = run_trial(task, {"name": "cursor", "args": {

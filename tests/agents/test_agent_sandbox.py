@@ -58,6 +58,18 @@ def test_arena_package_is_masked_when_a_bind_would_show_it(tmp_path: Path):
     assert argv.index(str(package)) > argv.index(str(package.parent))
 
 
+def test_other_trials_are_masked_even_under_a_broad_bind(tmp_path: Path):
+    run = tmp_path / "runs" / "r1"
+    workspace = run / "t1" / "workspace"
+    workspace.mkdir(parents=True)
+    (run / "t2").mkdir()
+    sandbox = Sandbox(workspace=workspace, ro_paths=[tmp_path], hidden=[run])
+    argv = sandbox.wrap(["true"])
+    bind_ro = argv.index(str(tmp_path))
+    mask = argv.index(str(run))
+    assert argv[mask - 1] == "--tmpfs" and bind_ro < mask < argv.index(str(workspace))
+
+
 def test_install_paths():
     assert install_paths("/a/node_modules/@s/pkg/bin/x") == [Path("/a/node_modules")]
     assert install_paths("/opt/geak/bin/geak-agent") == [Path("/opt/geak")]

@@ -3,7 +3,7 @@ gives every run a floor to compare against."""
 
 from __future__ import annotations
 
-from agentkernelarena.agents.base import AgentOutcome, AgentRun, BaseAgent
+from agentkernelarena.agents.base import COST_FROM_AGENT, AgentOutcome, AgentRun, BaseAgent
 from agentkernelarena.agents.registry import register_agent
 
 
@@ -17,4 +17,5 @@ class NoopAgent(BaseAgent):
 
     def run(self, run: AgentRun) -> AgentOutcome:
         return AgentOutcome(agent=self.name, exit_code=0, turns=0, tokens_in=0, tokens_out=0,
-                            tokens_cached=0, cost_usd=0.0)
+                            tokens_cached=0, cost_usd=0.0,
+                            cost_source=COST_FROM_AGENT)

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import shutil
 
-from agentkernelarena.agents.base import CRASHED, AgentOutcome, AgentRun, BaseAgent
+from agentkernelarena.agents.base import (
+    COST_FROM_AGENT,
+    CRASHED,
+    AgentOutcome,
+    AgentRun,
+    BaseAgent,
+)
 from agentkernelarena.agents.registry import register_agent
 
 
@@ -35,4 +41,5 @@ class OracleAgent(BaseAgent):
                 shutil.copyfile(source, target)
                 copied.append(rel)
         return AgentOutcome(agent=self.name, exit_code=0, turns=0, tokens_in=0, tokens_out=0,
-                            tokens_cached=0, cost_usd=0.0, details={"copied": copied})
+                            tokens_cached=0, cost_usd=0.0,
+                            cost_source=COST_FROM_AGENT, details={"copied": copied})

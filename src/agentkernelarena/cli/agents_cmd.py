@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -56,6 +57,7 @@ def doctor(names: tuple[str, ...], agent_args: tuple[str, ...], as_json: bool) -
     """Installed? Version? Authenticated? And the fix for each problem.
 
     Checks NAMES (default: every agent). --agent-arg settings apply to each named agent.
+    Exit status 1 when a named agent is not ready (0 when listing them all).
     """
     args = parse_agent_args(agent_args)
     infos = [get_agent_info(n) for n in names] if names else available_agents()
@@ -74,9 +76,10 @@ def doctor(names: tuple[str, ...], agent_args: tuple[str, ...], as_json: bool) -
     sandbox = bwrap_status()
     sandbox_report = {"available": sandbox.available, "detail": sandbox.reason,
                       "fix": None if sandbox.available else "apt-get install -y bubblewrap"}
+    failed = bool(names) and not all(r["ready"] for r in reports)
     if as_json:
         click.echo(json.dumps({"agents": reports, "sandbox": sandbox_report}, indent=2))
-        return
+        sys.exit(1 if failed else 0)
     mark = {True: "yes", False: "NO", None: "unknown"}
     for r in reports:
         colour = "green" if r["ready"] else ("red" if not r["installed"] else "yellow")
@@ -91,6 +94,7 @@ def doctor(names: tuple[str, ...], agent_args: tuple[str, ...], as_json: bool) -
             click.echo(f"      fix: {p['fix']}")
     state = "bubblewrap works" if sandbox.available else f"NONE: {sandbox.reason}"
     click.secho(f"sandbox: {state}", fg="green" if sandbox.available else "red", bold=True)
+    sys.exit(1 if failed else 0)
 
 
 @agents.command("trial")

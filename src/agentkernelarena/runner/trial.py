@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -70,6 +71,9 @@ class TrialOptions:
     attempt: int = 0
     timing: dict[str, Any] | None = None  # evaluation timing overrides (tests)
     prompt_dir: Path = PROMPTS
+    # Runs every evaluation of the trial (local checks and the final one); a GPU pool wraps
+    # `evaluate` here to hold its device while one runs (DESIGN.md §10: one per GPU at a time).
+    evaluator: Callable[..., dict[str, Any]] = evaluate
 
 
 def _sandbox_for(agent: BaseAgent, options: TrialOptions, workspace: Path, task: Task,
@@ -84,7 +88,9 @@ def _sandbox_for(agent: BaseAgent, options: TrialOptions, workspace: Path, task:
     else:
         status = bwrap_status()
         if status.available:
-            sandbox = Sandbox(workspace=workspace, rw_paths=[socket_dir], hidden=[task.root],
+            # The task folder and the run's other trials are hidden should a bind expose them.
+            sandbox = Sandbox(workspace=workspace, rw_paths=[socket_dir],
+                              hidden=[task.root, workspace.parent.parent],
                               bwrap=status.executable or "bwrap")
             return sandbox, {"kind": "bwrap", "sandboxed": True, "reason": status.reason}
         if options.sandbox == "required":
@@ -119,8 +125,8 @@ def _final_evaluation(task: Task, workspace: Path, options: TrialOptions) -> dic
         return missing_result(task, platform.name, platform.comparable,
                               "the workspace holds none of the editable files "
                               f"({', '.join(task.editable)}) at the end of the trial")
-    return evaluate(task, workspace, EvalOptions(platform=options.platform, seed=options.seed,
-                                                 held_out=True, timing=options.timing))
+    return options.evaluator(task, workspace, EvalOptions(
+        platform=options.platform, seed=options.seed, held_out=True, timing=options.timing))
 
 
 def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_dir: Path,
@@ -143,7 +149,8 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
     iterations: list[dict[str, Any]] = []
     outcomes: list[AgentOutcome] = []
     status, timed_out, stop_failure = "completed", False, OK
-    service = CheckService(task, workspace, options.platform, options.timing)
+    service = CheckService(task, workspace, options.platform, options.timing,
+                           evaluator=options.evaluator)
     eval_bound = sum(task.timeouts[k] for k in ("compile", "correctness", "performance")) * 2
     with CheckServer(service) as server:
         sandbox, sandbox_info = _sandbox_for(agent, options, workspace, task, server.folder)
@@ -176,9 +183,9 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
                                       "outcome": outcome.to_json(),
                                       "agent_checks": service.pop_calls(), "check": None}
             iterations.append(record)
+            stop_failure = outcome.failure  # the record's agent_failure: the last iteration's
             if not outcome.ok:
                 messages.append(f"iteration {index}: {outcome.failure}: {outcome.message}")
-                stop_failure = outcome.failure
             if outcome.failure in FATAL_FAILURES:
                 status = "error" if index == 1 else status
                 break
@@ -190,7 +197,6 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
                 check = service.pop_calls()[-1]
                 record["check"] = {**check, "source": "local_check", "feedback": text}
                 previous = (text, str(check.get("verdict")))
-    trial_wall = time.monotonic() - started
     evaluation: dict[str, Any] | None = None
     if status == "completed":
         try:
@@ -231,7 +237,7 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
         "iterations": iterations,
         "max_iterations": iterations_max,
         "time_limit_s": time_limit,
-        "trial_wall_s": round(trial_wall, 3),
+        "trial_wall_s": round(time.monotonic() - started, 3),
         "changed_files": changed,
         "workspace": str(workspace),
         "evaluation": evaluation,

@@ -36,8 +36,13 @@ if socket_path:
         while chunk := conn.recv(65536):
             sys.stdout.write(chunk.decode(errors="replace"))
     sys.exit(0)
-cmd = ["aka", "eval", {task_id!r}, "--solution", here, "--visible-only", "--feedback"]
-sys.exit(subprocess.call(cmd))
+cmd = [sys.executable, "-m", "agentkernelarena", "eval", {task_id!r}, "--solution", here,
+       "--visible-only", "--feedback"]
+try:
+    sys.exit(subprocess.call(cmd))
+except OSError as exc:
+    sys.exit(f"check: cannot run the arena's evaluation ({exc}); run it where AgentKernelArena "
+             "is installed, or through the arena's agent loop")
 '''
 
 

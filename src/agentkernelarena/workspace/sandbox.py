@@ -144,16 +144,21 @@ class Sandbox:
         read = {p.resolve() for p in [*python_paths(), *toolchains, *self.ro_paths, *ro]
                 if p.exists()}
         read = {p for p in read if not _under(p, Path("/usr")) and p != Path("/")}
-        for path in sorted(read, key=lambda p: len(p.parts)):
-            args += ["--ro-bind", str(path), str(path)]
+        # Masks only where a read-only bind would expose an arena path (its package, the task,
+        # the run's other trials); ordered with the binds by depth, so a mask hides what lies
+        # below it and a bind made deeper (a CLI inside a masked tree) still shows.
+        masks = set()
+        for hidden in [*arena_paths(), *self.hidden]:
+            hidden = hidden.resolve()
+            if hidden.exists() and any(_under(hidden, p) for p in [*read, Path("/usr")]):
+                masks.add(hidden)
+        ops = [(p, 0) for p in read] + [(m, 1) for m in masks]
+        for path, kind in sorted(ops, key=lambda op: (len(op[0].parts), op[1])):
+            args += ["--ro-bind", str(path), str(path)] if kind == 0 else ["--tmpfs", str(path)]
+        # Last, the writable binds: the workspace always shows, whatever was masked above it.
         write = {workspace, *(p.resolve() for p in [*self.rw_paths, *rw] if p.exists())}
         for path in sorted(write, key=lambda p: len(p.parts)):
             args += ["--bind", str(path), str(path)]
-        for hidden in [*arena_paths(), *self.hidden]:
-            hidden = hidden.resolve()
-            exposed = any(_under(hidden, p) for p in [*read, Path("/usr")])
-            if exposed and hidden.exists() and not _under(workspace, hidden):
-                args += ["--tmpfs", str(hidden)]
         # The sandbox's own root (where bwrap made the mount points) becomes read-only: writes
         # outside the workspace fail, except to the private tmpfs /tmp and $HOME.
         args += ["--remount-ro", "/", "--chdir", str(workspace), "--"]
@@ -165,6 +170,7 @@ class Sandbox:
 
         env = agent_env({**run.env, **command.env})
         env["HOME"] = str(self.home)
+        env["TMPDIR"] = "/tmp"  # the host's TMPDIR may not exist inside
         argv = self.wrap(command.argv, ro=command.ro_paths, rw=command.rw_paths)
         result = run_process(argv, cwd=run.workspace, env=env, deadline=run.deadline,
                              stdout_path=run.out_dir / command.transcript_name,

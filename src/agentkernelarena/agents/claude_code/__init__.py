@@ -15,6 +15,7 @@ from agentkernelarena.agents.claude_code.parse import parse_stream, watch_line
 from agentkernelarena.agents.cli_agent import CliAgent, Parsed
 from agentkernelarena.agents.process import Command, ProcessResult
 from agentkernelarena.agents.registry import register_agent
+from agentkernelarena.errors import AkaError
 
 AUTH_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN",
             "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
@@ -31,6 +32,11 @@ class ClaudeCodeAgent(CliAgent):
                     "or pass --agent-arg executable=PATH")
     auth_hint = ("export ANTHROPIC_API_KEY, or run `claude` once and /login "
                  "(`claude setup-token` gives a CLAUDE_CODE_OAUTH_TOKEN for headless machines)")
+
+    def validate(self) -> None:
+        if self.settings.permission not in ("tools", "bypass"):
+            raise AkaError(f"agent claude_code: permission={self.settings.permission!r}",
+                           "use permission=tools (allowed_tools) or permission=bypass")
 
     def build_command(self, executable: str, run: AgentRun) -> Command:
         command = build_command(self.settings, executable, run.prompt)
