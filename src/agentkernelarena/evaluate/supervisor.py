@@ -9,8 +9,6 @@ end, a hang, a signal, an exit in the middle) into events the evaluator can scor
 from __future__ import annotations
 
 import functools
-import hashlib
-import hmac
 import json
 import os
 import resource
@@ -23,6 +21,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from agentkernelarena.evaluate.channel import read_events
 
 # Bytes one worker may write to any single file (a runaway log or a disk-filling candidate).
 FILE_SIZE_LIMIT = 2 << 30
@@ -64,30 +64,6 @@ def can_unshare_network() -> bool:
 def _limit_resources() -> None:  # runs in the child between fork and exec
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
-
-
-def _read_events(path: Path, key: bytes) -> list[dict[str, Any]]:
-    """The verified events; reading stops at a torn last line (a killed worker), and a line whose
-    MAC does not chain is reported as forged."""
-    if not path.exists():
-        return []
-    events: list[dict[str, Any]] = []
-    previous = b""
-    # Complete lines end with a newline; what follows the last one is a torn write, ignored.
-    complete = path.read_bytes().split(b"\n")[:-1]
-    for index, line in enumerate(complete):
-        mac, _, payload = line.partition(b" ")
-        expected = hmac.new(key, previous + payload, hashlib.sha256).hexdigest().encode()
-        if not hmac.compare_digest(mac, expected):
-            events.append({"event": "forged", "line": index + 1})
-            break
-        previous = mac
-        try:
-            value = json.loads(payload)
-        except json.JSONDecodeError:
-            break
-        events.append(value)
-    return events
 
 
 def _phase_of(events: list[dict[str, Any]]) -> str:
@@ -144,7 +120,7 @@ def run_worker(
         proc.stdin.close()
         while proc.poll() is None:
             time.sleep(poll_s)
-            phase = _phase_of(_read_events(events_path, key))
+            phase = _phase_of(read_events(events_path, key))
             if phase != current:
                 current, phase_started = phase, time.monotonic()
             limit = deadlines.get(current.rsplit(":", 1)[-1], deadlines.get("compile", 300.0))
@@ -161,7 +137,7 @@ def run_worker(
     wall = time.monotonic() - started
     log_text = log_path.read_text(errors="replace") if log_path.exists() else ""
     return WorkerOutcome(
-        events=_read_events(events_path, key),
+        events=read_events(events_path, key),
         returncode=proc.returncode,
         timed_out_phase=timed_out,
         wall_s=wall,

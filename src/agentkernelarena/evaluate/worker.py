@@ -1,8 +1,9 @@
-"""The evaluation worker: runs candidate code in its own process, one split of configurations.
+"""The evaluation worker: runs candidate code in its own process, through every gate.
 
 Started by `supervisor.run_worker` as `python -m agentkernelarena.evaluate.worker REQUEST.json`.
-It reports through JSON lines appended to the events file, one line per finished step, so that
-the supervisor knows how far it got when the candidate hangs, crashes or kills the process.
+It reports through the authenticated result channel (channel.py), one line per finished step,
+so that the supervisor knows how far it got when the candidate hangs, crashes or kills the
+process.
 
 Everything the harness relies on (torch functions, the clock, the comparison) is bound when this
 module is imported, before any candidate code runs.
@@ -11,21 +12,16 @@ module is imported, before any candidate code runs.
 from __future__ import annotations
 
 import _thread
-import hashlib
-import hmac
-import importlib.util
 import json
 import os
 import platform as host_platform
 import sys
-import traceback
-import types
 from pathlib import Path
-from time import monotonic as _monotonic
 from typing import Any
 
 import torch
 
+from agentkernelarena.evaluate.channel import Events
 from agentkernelarena.evaluate.compare import (
     Mismatch,
     OutputMeta,
@@ -41,37 +37,13 @@ from agentkernelarena.evaluate.guards import (
     TamperWatch,
     module_names,
 )
+from agentkernelarena.evaluate.loading import (
+    describe_exception,
+    get_function,
+    is_device_fault,
+    load_module,
+)
 from agentkernelarena.evaluate.timing import TimingOptions, time_interleaved
-
-
-def _signer(key: bytes) -> Any:
-    """Chained MACs over the event lines, so that lines the candidate writes into the channel
-    (forged results) do not verify. The key only lives in this closure."""
-    state = {"previous": b""}
-
-    def sign(payload: bytes) -> str:
-        mac = hmac.new(key, state["previous"] + payload, hashlib.sha256).hexdigest()
-        state["previous"] = mac.encode()
-        return mac
-
-    return sign
-
-
-class Events:
-    """Append-only, authenticated JSON-lines channel to the supervisor."""
-
-    def __init__(self, path: str, key: bytes) -> None:
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        self._started = _monotonic()
-        self._sign = _signer(key)
-        self.split: str | None = None
-
-    def emit(self, event: str, **fields: Any) -> None:
-        record = {"event": event, "t": round(_monotonic() - self._started, 4), **fields}
-        if self.split is not None:
-            record["split"] = self.split
-        payload = json.dumps(record, default=str).encode()
-        os.write(self._fd, self._sign(payload).encode() + b" " + payload + b"\n")
 
 
 class CandidateFailure(Exception):
@@ -82,70 +54,6 @@ class CandidateFailure(Exception):
         self.kind = kind
         self.message = message
         self.fields = fields
-
-
-_DEVICE_FAULT_MARKERS = (
-    "illegal memory access",
-    "illegal address",
-    "device-side assert",
-    "unspecified launch failure",
-    "misaligned address",
-    "an illegal instruction",
-    "CUDA error",
-    "HIP error",
-)
-
-
-def is_device_fault(exc: BaseException) -> bool:
-    """A fault that leaves the GPU context unusable: the process must end (verdict `crash`)."""
-    text = f"{type(exc).__name__}: {exc}"
-    return type(exc).__name__ == "AcceleratorError" or any(m in text for m in _DEVICE_FAULT_MARKERS)
-
-
-def describe_exception(exc: BaseException, root: Path) -> str:
-    """The exception with the frames that are in the candidate's files, paths made relative."""
-    root_str = str(root)
-    lines: list[str] = []
-    if isinstance(exc, SyntaxError) and exc.filename:
-        where = os.path.relpath(exc.filename, root_str) if exc.filename.startswith(root_str) \
-            else exc.filename
-        lines.append(f"{where}:{exc.lineno}: SyntaxError: {exc.msg}")
-        if exc.text:
-            lines.append("    " + exc.text.rstrip())
-        return "\n".join(lines)
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename.startswith(root_str):
-            rel = os.path.relpath(frame.filename, root_str)
-            lines.append(f"{rel}:{frame.lineno} in {frame.name}: {(frame.line or '').strip()}")
-    message = str(exc).strip()
-    if len(message) > 4000:
-        message = message[:2000] + "\n...\n" + message[-2000:]
-    lines.append(f"{type(exc).__name__}: {message}")
-    return "\n".join(lines)
-
-
-def load_module(root: Path, rel_file: str, package: str) -> types.ModuleType:
-    """Import `root/rel_file` as `package.<stem>` so candidate and baseline never share names."""
-    if package not in sys.modules:
-        pkg = types.ModuleType(package)
-        pkg.__path__ = [str(root)]
-        sys.modules[package] = pkg
-    stem = Path(rel_file).with_suffix("").as_posix().replace("/", ".")
-    name = f"{package}.{stem}"
-    spec = importlib.util.spec_from_file_location(name, root / rel_file)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {rel_file}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _get_function(module: types.ModuleType, name: str, rel_file: str) -> Any:
-    fn = getattr(module, name, None)
-    if not callable(fn):
-        raise AttributeError(f"{rel_file} defines no function '{name}' (the task's entry)")
-    return fn
 
 
 def _upcast(args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -337,11 +245,11 @@ class Evaluation:
     # -- gates -------------------------------------------------------------------------------
     def load(self) -> None:
         reference = load_module(self.task_root, self.req["reference"]["file"], "aka_reference")
-        self.reference_fn = _get_function(reference, self.req["reference"]["function"],
+        self.reference_fn = get_function(reference, self.req["reference"]["function"],
                                           self.req["reference"]["file"])
         inputs = reference if self.req["inputs"]["file"] == self.req["reference"]["file"] else \
             load_module(self.task_root, self.req["inputs"]["file"], "aka_reference")
-        self.inputs_fn = _get_function(inputs, self.req["inputs"]["function"],
+        self.inputs_fn = get_function(inputs, self.req["inputs"]["function"],
                                        self.req["inputs"]["file"])
         self.baseline_fn: Any = None
         try:
@@ -352,14 +260,14 @@ class Evaluation:
             if type(exc).__name__ != "NativeCompiledNotRun":
                 raise
             return
-        self.baseline_fn = _get_function(baseline, self.entry_fn, self.entry_file)
+        self.baseline_fn = get_function(baseline, self.entry_fn, self.entry_file)
 
     def compile_gate(self) -> None:
         """Import the candidate and run it once: imports, native builds and JIT all happen here."""
         self.events.emit("phase", phase="compile")
         try:
             module = load_module(self.candidate_root, self.entry_file, "aka_candidate")
-            self.candidate_fn = _get_function(module, self.entry_fn, self.entry_file)
+            self.candidate_fn = get_function(module, self.entry_fn, self.entry_file)
         except Exception as exc:
             kind = _NATIVE_OUTCOMES.get(type(exc).__name__, "compile_error")
             message = str(exc) if kind != "compile_error" else \
