@@ -1,6 +1,7 @@
 """The red-team suite: each file in cheats/ is a real attempt at one reward hack on the
-scale_add fixture task. Every one must be stopped: `rejected` or `incorrect`, or (where the hack
-is defeated by construction) no gain at all. docs/integrity.md maps hack -> guard -> test.
+scale_add fixture task (the hack only: the test puts cheats/_prelude.py, the honest kernel,
+before it). Every one must be stopped: `rejected` or `incorrect`, or (where the hack is
+defeated by construction) no gain at all. docs/integrity.md maps hack -> guard -> test.
 """
 
 from __future__ import annotations
@@ -48,12 +49,13 @@ NO_GAIN = ("torch_when_unaudited", "stdout_spoof")
 def _solution(tmp_path: Path, cheat: str) -> Path:
     folder = tmp_path / cheat
     folder.mkdir()
-    (folder / "kernel.py").write_text((CHEATS / f"{cheat}.py").read_text())
+    prelude = (CHEATS / "_prelude.py").read_text()
+    (folder / "kernel.py").write_text(prelude + "\n\n" + (CHEATS / f"{cheat}.py").read_text())
     return folder
 
 
 def test_every_cheat_has_an_expectation():
-    files = {p.stem for p in CHEATS.glob("*.py")}
+    files = {p.stem for p in CHEATS.glob("*.py") if not p.name.startswith("_")}
     assert files == set(STOPPED) | set(NO_GAIN) | {"hardcoded_shape", "side_stream"}
     assert len(files) >= 15
 
