@@ -91,3 +91,14 @@ def test_errors_are_one_line_without_traceback(tmp_path, args, message):
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
     assert proc.stderr.startswith("error: ")
+
+
+def test_demo_prints_a_table_of_baseline_and_solution(tmp_path):
+    out = tmp_path / "demo.json"
+    proc = aka("demo", "--tasks", "triton2triton/scale_add", "--tasks-dir", str(FIXTURE),
+               "--platform", "cpu", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "baseline" in proc.stdout and "solution" in proc.stdout
+    assert "triton2triton/scale_add" in proc.stdout and "not comparable" in proc.stdout
+    rows = json.loads(out.read_text())
+    assert [(r["version"], r["verdict"]) for r in rows] == [("baseline", "ok"), ("solution", "ok")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from rich.console import Console
@@ -72,4 +73,6 @@ def results_table(rows: list[dict[str, Any]], title: str) -> Table:
 
 
 def print_table(table: Table) -> None:
-    Console().print(table)
+    # Piped output (CI logs, files) gets a wide table instead of rich's 80-column default,
+    # which would wrap task ids over several lines.
+    Console(width=None if sys.stdout.isatty() else 160).print(table)

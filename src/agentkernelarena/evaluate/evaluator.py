@@ -141,6 +141,11 @@ def interpret(outcome: WorkerOutcome, task: Task, split: str,
     """One split's verdict, flags, reasons and per-configuration records from the worker's
     events; None when the worker never reached this split (it ended in an earlier one)."""
     harness = outcome.first("harness_error")
+    if harness and "ModuleNotFoundError" in harness["message"]:
+        raise AkaError(f"task {task.id}: a Python module is missing on this machine: "
+                       f"{harness['message'].splitlines()[-1]}",
+                       "install it into the arena's environment (`make setup` installs what "
+                       "the bundled tasks need)")
     if harness:
         raise TaskError(f"task {task.id}: its pristine files failed to load: {harness['message']}",
                         f"run `aka tasks check {task.id}`")
