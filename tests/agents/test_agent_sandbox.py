@@ -104,7 +104,7 @@ probe harness "cat {harness}"
 probe harness_import "python3 -c 'import agentkernelarena'"
 probe other_trial "cat {other}"
 echo x > {trial_dir}/escape.txt  # lands in the sandbox's private /tmp, if anywhere
-probe write_repo "echo x > {repo}/escape.txt"
+probe write_repo "echo x > {repo}/escape.txt && test -e {repo_marker}"
 probe write_home "echo x > {home}/escape.txt && test -e {host_marker}"
 probe socket "test -S $AKA_CHECK_SOCKET"
 ./check > check.out 2>&1
@@ -124,16 +124,22 @@ def test_sandboxed_agent_cannot_reach_the_arena_and_the_trial_still_scores(
     (other / "kernel.py").write_text("# another agent's secret kernel\n")
     marker = Path.home() / ".aka-sandbox-test-marker"
     marker.write_text("host home")
+    # A write "succeeds" inside the sandbox when it lands in its private tmpfs (a checkout under
+    # /tmp, say); it only counts as reached when the host's folder is what the agent sees.
+    repo_marker = REPO / ".aka-sandbox-test-marker"
+    repo_marker.write_text("host repo")
     package = Path(agentkernelarena.__file__).resolve().parent
     try:
         cmd = PROBE.format(task_yaml=task.root / "task.yaml", suites=package / "suites",
                            harness=package / "evaluate" / "evaluator.py", other=other / "kernel.py",
                            trial_dir=tmp_path / "run" / "this-trial", repo=REPO,
-                           home=Path.home(), host_marker=marker, edit=SED_EDIT)
+                           home=Path.home(), host_marker=marker, repo_marker=repo_marker,
+                           edit=SED_EDIT)
         record = run_trial(task, {"name": "command", "args": {"cmd": cmd}},
                            tmp_path / "run" / "this-trial", trial_options)
     finally:
         marker.unlink()
+        repo_marker.unlink()
     workspace = Path(record["workspace"])
     out = (tmp_path / "run" / "this-trial" / "iterations" / "1" / "stdout.log").read_text()
     verdicts = dict(line.split(": ") for line in out.splitlines() if ": " in line)
