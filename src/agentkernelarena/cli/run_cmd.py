@@ -1,0 +1,145 @@
+"""`aka run`: agents x tasks x attempts, from flags or a YAML config (docs/runs.md)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from agentkernelarena.agents.settings import parse_agent_args
+from agentkernelarena.cli.options import platform_option, tasks_dir_option
+from agentkernelarena.errors import AkaError
+from agentkernelarena.runner.config import EXECUTORS, SANDBOX_MODES, RunConfig, load_config_file
+
+
+def _gpus(value: str | None) -> list[int] | None:
+    if value is None:
+        return None
+    try:
+        return [int(part) for part in value.split(",") if part.strip()]
+    except ValueError:
+        raise AkaError(f"--gpus {value!r}: expected GPU indices like 0,1") from None
+
+
+def _overrides(agents: tuple[str, ...], agent_args: tuple[str, ...], **flags: Any
+               ) -> dict[str, Any]:
+    """Only the flags that were given, as config fields (they win over the config file)."""
+    if agent_args and not agents:
+        raise AkaError("--agent-arg needs --agent",
+                       "per-agent settings of a config file go under its `agents:`")
+    args = parse_agent_args(agent_args)
+    out: dict[str, Any] = {k: v for k, v in flags.items() if v not in (None, ())}
+    if agents:
+        out["agents"] = [{"name": name, "args": dict(args)} for name in agents]
+    if "tasks" in out:
+        out["tasks"] = list(out["tasks"])
+    if "tasks_dirs" in out:
+        out["tasks_dirs"] = [str(Path(p).resolve()) for p in out["tasks_dirs"]]
+    if "out" in out:
+        out["out"] = str(Path(out["out"]).resolve())
+    return out
+
+
+def build_config(config_file: Path | None, resume: bool, overrides: dict[str, Any]) -> RunConfig:
+    """The run's config: a file, or (for `--resume --out DIR` alone) the one the run recorded,
+    with the given flags on top."""
+    from agentkernelarena.runner.config import merge_config
+    from agentkernelarena.runner.manifest import read_manifest
+
+    if config_file is not None:
+        return merge_config(load_config_file(config_file), config_file, overrides)
+    if resume and "out" in overrides and not ({"agents", "tasks"} & set(overrides)):
+        manifest = read_manifest(Path(overrides["out"]))
+        if manifest is None:
+            raise AkaError(f"--resume: {overrides['out']} holds no run to resume",
+                           "give the run's --agent and --tasks (or -c) to start it")
+        recorded = dict(manifest["config"])
+        return merge_config(recorded, None, overrides)
+    return merge_config(None, None, overrides)
+
+
+@click.command("run")
+@click.option("-c", "--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="A YAML run config (docs/runs.md); flags given as well override it.")
+@click.option("--agent", "agents", multiple=True, metavar="NAME",
+              help="An agent (repeatable: an A/B run); `aka agents list`.")
+@click.option("--agent-arg", "agent_args", multiple=True, metavar="KEY=VALUE",
+              help="A setting for every --agent (repeatable). Per-agent settings: use -c.")
+@click.option("--tasks", "tasks", multiple=True, metavar="SELECTOR",
+              help="Task id, glob ('triton2triton/*'), category, tag or 'all' (repeatable).")
+@click.option("--attempts", type=click.IntRange(1), help="Trials per agent and task [1].")
+@platform_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="The run folder [runs/<label>-<time>].")
+@click.option("--resume", is_flag=True,
+              help="Continue the run in --out: finished trials are kept, the rest run.")
+@click.option("--retry-errors", is_flag=True,
+              help="With --resume: also rerun trials whose agent could not run at all "
+                   "(status error: not installed, not authenticated).")
+@click.option("--label", help="A name for this run (A/B experiments, reports).")
+@click.option("--max-iterations", type=click.IntRange(1), help="Agent iterations per trial [3].")
+@click.option("--time-limit", "time_limit_s", type=click.FloatRange(min=1),
+              help="Seconds per trial [each task's, 3600].")
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), help="[auto]")
+@click.option("--seed", type=int, help="The run's seed (evaluation seeds derive from it).")
+@click.option("--concurrency", type=click.IntRange(1),
+              help="Trials at once (agents working) [one per evaluation slot].")
+@click.option("--eval-concurrency", type=click.IntRange(1),
+              help="CPU platform: evaluations at once [cores/2, at most 4].")
+@click.option("--gpus", "gpus_text", metavar="0,1", help="Which GPUs to use [all].")
+@tasks_dir_option
+@click.option("--executor", type=click.Choice(EXECUTORS), help="[local]")
+@click.option("--ray-address", help="The Ray cluster for --executor ray [a new local one].")
+@click.option("--progress", type=click.Choice(["auto", "live", "plain"]), default="auto",
+              show_default=True, help="A live bar (terminal) or one line per trial.")
+@click.option("--dry-run", is_flag=True, help="Check everything and show the plan; run nothing.")
+def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: tuple[str, ...],
+                tasks: tuple[str, ...], attempts: int | None, platform: str | None,
+                out: Path | None, resume: bool, retry_errors: bool, label: str | None,
+                max_iterations: int | None, time_limit_s: float | None, sandbox: str | None,
+                seed: int | None, concurrency: int | None, eval_concurrency: int | None,
+                gpus_text: str | None, tasks_dirs: tuple[Path, ...], executor: str | None,
+                ray_address: str | None, progress: str, dry_run: bool) -> None:
+    """Run agents on tasks, several attempts each, into one run folder.
+
+    Everything is checked before the first trial starts. Each trial's record is written
+    atomically, so an interrupted run continues with --resume (`aka run --resume --out DIR`
+    alone reuses the recorded config). Exit status: 0 when every trial finished, 1 when some
+    could not run (rerun them with --resume), 2 for a bad config, 130 when interrupted.
+    """
+    from agentkernelarena.report.render import print_tables
+    from agentkernelarena.runner.plan import prepare, scan
+    from agentkernelarena.runner.run import execute
+
+    overrides = _overrides(agents, agent_args, tasks=tasks, attempts=attempts,
+                           platform=platform, out=out, label=label,
+                           max_iterations=max_iterations, time_limit_s=time_limit_s,
+                           sandbox=sandbox, seed=seed, concurrency=concurrency,
+                           eval_concurrency=eval_concurrency, gpus=_gpus(gpus_text),
+                           tasks_dirs=tasks_dirs, executor=executor, ray_address=ray_address)
+    config = build_config(config_file, resume, overrides)
+    plan = prepare(config, resume=resume, retry_errors=retry_errors)
+    if dry_run:
+        done, todo, interrupted = scan(plan) if plan.manifest else ([], plan.trials, [])
+        click.echo(f"run folder: {plan.out}" + (" (resume)" if plan.manifest else " (new)"))
+        click.echo(f"platform {plan.platform.name}; agents {', '.join(plan.agents)}; "
+                   f"{len(plan.tasks)} task(s) x {config.attempts} attempt(s) = "
+                   f"{len(plan.trials)} trial(s): {len(done)} finished, {len(todo)} to run "
+                   f"({len(interrupted)} interrupted)")
+        for key in todo[:20]:
+            click.echo(f"  {key.id}")
+        if len(todo) > 20:
+            click.echo(f"  ... {len(todo) - 20} more")
+        return
+    live = {"auto": None, "live": True, "plain": False}[progress]
+    outcome = execute(plan, live=live)
+    print_tables(outcome.report)
+    click.echo(f"run folder: {plan.out}  (aka report {plan.out} --format json|md|csv)")
+    if outcome.interrupted:
+        sys.exit(130)
+    if outcome.failed:
+        click.secho(f"{len(outcome.failed)} trial(s) could not run (see run.log); "
+                    f"`aka run --resume --out {plan.out}` retries them", fg="red", err=True)
+        sys.exit(1)

@@ -1,0 +1,174 @@
+"""A report as text: a terminal table, Markdown, CSV (one row per trial).
+
+Each table is built once as headers and rows of strings, then drawn by rich or as Markdown, so
+the two formats always agree.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from agentkernelarena.cli.render import fmt_speedup
+
+Rows = tuple[list[str], list[list[str]]]
+
+
+def pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}%"
+
+
+def num(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def _groups(summary: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    out = []
+    for label, metrics in summary["agents"].items():
+        out.append((label, "all", metrics))
+        categories = metrics.get("categories", {})
+        if len(categories) > 1:
+            out.extend((label, c, m) for c, m in categories.items())
+    return out
+
+
+def summary_rows(summary: dict[str, Any]) -> Rows:
+    headers = ["agent", "category", "n", "compiled", "correct", "speedup (n)", "mean",
+               "fast1", "fast1.5", "fast2", "score", "agent s", "tokens in/out", "cost"]
+    rows = []
+    for label, category, m in _groups(summary):
+        if not m.get("trials"):
+            rows.append([label, category, "0"] + ["-"] * (len(headers) - 3))
+            continue
+        tokens = m["tokens"]
+        rows.append([
+            label, category, str(m["trials"]), pct(m["compile_rate"]), pct(m["correct_rate"]),
+            f"{fmt_speedup(m['speedup_geomean'])} ({m['speedup_n']})",
+            fmt_speedup(m["speedup_mean"]),
+            *(pct(m["fast_p"][k]) for k in ("1.0", "1.5", "2.0")),
+            num(m["score_mean"]), num(m["agent_time_s"]["total"], 0),
+            f"{num(tokens['tokens_in'], 0)}/{num(tokens['tokens_out'], 0)}",
+            "-" if m["cost_usd"]["total"] is None else f"${m['cost_usd']['total']:.2f}",
+        ])
+    return headers, rows
+
+
+def generalization_rows(summary: dict[str, Any]) -> Rows:
+    headers = ["agent", "category", "visible ok", "HO ok", "gap", "visible speedup",
+               "HO speedup", "ratio (n)", "both_pass", "regression", "both_fail",
+               "improvement"]
+    rows = []
+    for label, category, m in _groups(summary):
+        if not m.get("trials"):
+            continue
+        g = m["generalization"]
+        q = g["quadrants"]
+        rows.append([label, category, pct(g["visible_correct_rate"]),
+                     pct(g["held_out_correct_rate"]),
+                     f"{100 * g['correct_rate_gap']:+.0f} pt",
+                     fmt_speedup(g["visible_speedup_geomean"]),
+                     fmt_speedup(g["held_out_speedup_geomean"]),
+                     f"{num(g['speedup_ratio'], 3)} ({g['paired_n']})",
+                     *(str(q[k]) for k in ("both_pass", "regression", "both_fail",
+                                           "improvement"))])
+    return headers, rows
+
+
+def trial_table_rows(trials: list[dict[str, Any]]) -> Rows:
+    headers = ["trial", "verdict", "speedup", "held-out", "quadrant", "score", "agent time"]
+    rows = []
+    for t in trials:
+        held = t["held_out"]
+        held_text = "-" if not held["evaluated"] else (
+            f"{'ok' if held['correct'] else 'FAIL'} {fmt_speedup(held['speedup'])}")
+        rows.append([f"{t['agent']} {t['task']} #{t['attempt']}", t["verdict"] or "-",
+                     fmt_speedup(t["speedup"]), held_text, held["quadrant"] or "-",
+                     num(t["score"]), f"{num(t['agent_wall_s'], 0)} s"])
+    return headers, rows
+
+
+def status_line(summary: dict[str, Any]) -> str:
+    run = summary["run"]
+    text = (f"run {run['path']}: {run['finished']} of {run['planned']} trials finished "
+            f"on {run['platform']}")
+    if not run["comparable"]:
+        text += " (timings not comparable: no GPU)"
+    if run["missing"]:
+        text += (f"; {run['missing']} missing (interrupted or still running; "
+                 f"`aka run --resume --out {run['path']}` finishes it)")
+    if run["unreadable"]:
+        text += f"; unreadable records: {', '.join(run['unreadable'][:5])}"
+    return text
+
+
+def rich_table(rows: Rows, title: str) -> Table:
+    headers, body = rows
+    table = Table(title=title, title_justify="left")
+    for index, header in enumerate(headers):
+        table.add_column(header, justify="left" if index < 2 else "right", no_wrap=index < 2)
+    for row in body:
+        table.add_row(*row)
+    return table
+
+
+def console() -> Console:
+    """The terminal's width, or a wide one for pipes and files (no truncated columns)."""
+    plain = Console()
+    return plain if plain.is_terminal else Console(width=220)
+
+
+def print_tables(report: dict[str, Any], with_trials: bool = False) -> None:
+    console_ = console()
+    summary = report["summary"]
+    console_.print(status_line(summary), markup=False, highlight=False)
+    console_.print(rich_table(summary_rows(summary), "per agent (and category)"))
+    console_.print(rich_table(generalization_rows(summary), "generalization (held-out)"))
+    if with_trials:
+        console_.print(rich_table(trial_table_rows(report["trials"]), "trials"))
+    console_.print("speedup means are over correct trials only; every rate counts all finished "
+                  "trials (`--format json` has the notes)", style="dim")
+
+
+def markdown_table(rows: Rows) -> str:
+    headers, body = rows
+    lines = ["| " + " | ".join(headers) + " |",
+             "| " + " | ".join("---" for _ in headers) + " |"]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
+              for row in body]
+    return "\n".join(lines)
+
+
+def to_markdown(report: dict[str, Any], with_trials: bool = True) -> str:
+    summary = report["summary"]
+    parts = [f"# Run report: {summary['run']['label'] or summary['run']['path']}", "",
+             status_line(summary), "", "## Per agent", "", markdown_table(summary_rows(summary)),
+             "", "## Generalization", "", markdown_table(generalization_rows(summary)), ""]
+    if with_trials:
+        parts += ["## Trials", "", markdown_table(trial_table_rows(report["trials"])), ""]
+    parts += ["## Notes", ""] + [f"- {note}" for note in summary["notes"]]
+    return "\n".join(parts) + "\n"
+
+
+CSV_COLUMNS = ["id", "task", "category", "agent", "agent_name", "attempt", "status", "verdict",
+               "compiled", "correct", "speedup", "speedup_arith", "score", "held_out_evaluated",
+               "held_out_verdict", "held_out_correct", "held_out_speedup", "held_out_quadrant",
+               "held_out_baseline_correct", "seed", "agent_failure", "timed_out",
+               "agent_wall_s", "trial_wall_s", "turns", "tokens_in", "tokens_out",
+               "tokens_cached", "cost_usd", "reasons"]
+
+
+def to_csv(report: dict[str, Any]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore")
+    writer.writeheader()
+    for t in report["trials"]:
+        row = dict(t)
+        for key, value in t["held_out"].items():
+            row[f"held_out_{key}"] = value
+        row["reasons"] = " | ".join(r.replace("\n", " ") for r in t["reasons"])
+        writer.writerow(row)
+    return buffer.getvalue()

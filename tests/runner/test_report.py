@@ -1,0 +1,81 @@
+"""`aka report`: the JSON contract, the metrics' denominators, interrupted runs, formats."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+from run_helpers import make_run, trial
+
+from agentkernelarena.report import build_report, load_run
+
+REQUIRED = ("task", "agent", "attempt", "verdict", "score", "speedup", "held_out")
+
+
+@pytest.fixture
+def run_dir(tmp_path: Path) -> Path:
+    return make_run(tmp_path / "run", [
+        trial("t2t/a", "ok", 2.0, held=(True, 1.8, "both_pass")),
+        trial("t2t/b", "ok", 1.2, held=(False, None, "regression")),
+        trial("t2t/c", "incorrect", held=(False, None, "both_fail")),
+        trial("h2h/d", "agent_error", status="error", tokens=None, cost=None),
+    ], missing=2)
+
+
+def test_report_json_contract_and_denominators(run_dir: Path):
+    report = build_report(load_run(run_dir))
+    assert set(report) >= {"summary", "trials"}
+    assert len(report["trials"]) == 4
+    for record in report["trials"]:
+        assert all(key in record for key in REQUIRED)
+        assert {"correct", "speedup", "quadrant"} <= set(record["held_out"])
+    run = report["summary"]["run"]
+    assert (run["planned"], run["finished"], run["missing"], run["complete"]) == (6, 4, 2, False)
+    m = report["summary"]["agents"]["A"]
+    assert m["trials"] == 4  # the agent error counts
+    assert m["compile_rate"] == 0.75 and m["correct_rate"] == 0.5
+    assert m["speedup_n"] == 2 and m["speedup_mean"] == 1.6
+    assert m["speedup_geomean"] == pytest.approx(math.sqrt(2.4), abs=1e-4)
+    assert m["fast_p"] == {"1.0": 0.5, "1.5": 0.25, "2.0": 0.25}  # over ALL trials
+    assert m["held_out"]["correct_rate"] == 0.25 and m["held_out"]["speedup_geomean"] == 1.8
+    g = m["generalization"]
+    assert (g["visible_correct_rate"], g["held_out_correct_rate"]) == (0.5, 0.25)
+    assert g["correct_rate_gap"] == 0.25 and g["paired_n"] == 1
+    assert g["speedup_ratio"] == pytest.approx(0.9)
+    assert g["quadrants"] == {"both_pass": 1, "regression": 1, "both_fail": 1,
+                              "improvement": 0, "not_evaluated": 1}
+    assert m["score_mean"] == pytest.approx((320 + 240 + 20 + 0) / 4)
+    assert m["agent_errors"] == 1 and m["verdicts"]["agent_error"] == 1
+    assert m["tokens"]["tokens_in"] == 300 and m["tokens"]["known_trials"] == 3
+    assert m["cost_usd"]["total"] == 1.5 and m["agent_time_s"]["total"] == 40.0
+    assert set(m["categories"]) == {"t2t", "h2h"}
+    assert m["categories"]["t2t"]["correct_rate"] == pytest.approx(2 / 3, abs=1e-4)
+    assert m["categories"]["h2h"]["correct_rate"] == 0.0
+    assert any("over correct trials only" in note for note in report["summary"]["notes"])
+    assert [m["id"] for m in report["missing"]] == ["A__c__missing__0", "A__c__missing__1"]
+
+
+def test_report_cli_formats(run_dir: Path, aka):
+    code, out, _ = aka("report", str(run_dir), "--format", "json")
+    assert code == 0 and json.loads(out)["summary"]["agents"]["A"]["trials"] == 4
+    code, out, _ = aka("report", str(run_dir), "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and len(rows) == 4
+    assert {r["verdict"] for r in rows} == {"ok", "incorrect", "agent_error"}
+    assert rows[0]["held_out_quadrant"] == "both_pass"
+    code, out, _ = aka("report", str(run_dir), "--format", "md")
+    assert code == 0 and "| agent | category |" in out and "2 missing" in out
+    code, out, _ = aka("report", str(run_dir), "--trials")
+    assert code == 0 and "4 of 6 trials finished" in out and "generalization" in out
+    code, _, err = aka("report", str(run_dir.parent))
+    assert code == 2 and "not a run folder" in err
+
+
+def test_agent_without_finished_trials_is_listed(tmp_path: Path):
+    run = make_run(tmp_path / "r", [trial("t2t/a", "ok", 1.5)], agents=("A", "B"))
+    summary = build_report(load_run(run))["summary"]
+    assert summary["agents"]["B"] == {"trials": 0}
