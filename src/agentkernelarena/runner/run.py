@@ -99,7 +99,7 @@ def trial_options(plan: RunPlan, key: TrialKey,
     return TrialOptions(max_iterations=config.max_iterations, time_limit_s=config.time_limit_s,
                         platform=plan.platform.name, sandbox=config.sandbox,
                         seed=plan.trial_seed(key), attempt=key.attempt, timing=config.timing,
-                        evaluator=evaluator)
+                        evaluator=evaluator, hidden=(plan.out,))
 
 
 def run_one(plan: RunPlan, key: TrialKey, evaluator: Callable[..., dict[str, Any]]

@@ -74,6 +74,9 @@ class TrialOptions:
     # Runs every evaluation of the trial (local checks and the final one); a GPU pool wraps
     # `evaluate` here to hold its device while one runs (DESIGN.md §10: one per GPU at a time).
     evaluator: Callable[..., dict[str, Any]] = evaluate
+    # More folders the sandbox must hide from the agent (a run's root: its manifest holds the
+    # run seed that evaluation seeds derive from).
+    hidden: tuple[Path, ...] = ()
 
 
 def _sandbox_for(agent: BaseAgent, options: TrialOptions, workspace: Path, task: Task,
@@ -90,7 +93,7 @@ def _sandbox_for(agent: BaseAgent, options: TrialOptions, workspace: Path, task:
         if status.available:
             # The task folder and the run's other trials are hidden should a bind expose them.
             sandbox = Sandbox(workspace=workspace, rw_paths=[socket_dir],
-                              hidden=[task.root, workspace.parent.parent],
+                              hidden=[task.root, workspace.parent.parent, *options.hidden],
                               bwrap=status.executable or "bwrap")
             return sandbox, {"kind": "bwrap", "sandboxed": True, "reason": status.reason}
         if options.sandbox == "required":
