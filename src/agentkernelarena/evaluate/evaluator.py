@@ -97,6 +97,8 @@ def _request(task: Task, splits: list[str], root: Path, platform: Platform, base
         "baseline_root": str(root / "baseline"),
         "candidate_root": str(root / "candidate"),
         "entry": {"file": task.entry.file, "function": task.entry.function},
+        "baseline": {"file": (task.baseline or task.entry).file,
+                     "function": (task.baseline or task.entry).function},
         "reference": {"file": task.reference.file, "function": task.reference.function},
         "inputs": {"file": task.inputs.file, "function": task.inputs.function},
         "splits": [_split_request(task, s, platform, base_seed) for s in splits],

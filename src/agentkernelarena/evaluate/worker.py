@@ -252,15 +252,16 @@ class Evaluation:
         self.inputs_fn = get_function(inputs, self.req["inputs"]["function"],
                                        self.req["inputs"]["file"])
         self.baseline_fn: Any = None
+        base = self.req.get("baseline") or self.req["entry"]
         try:
-            baseline = load_module(self.baseline_root, self.entry_file, "aka_baseline")
+            baseline = load_module(self.baseline_root, base["file"], "aka_baseline")
         except Exception as exc:
             # Native sources on a machine without a GPU compile but cannot run: the evaluation
             # becomes a compile-only gate for the candidate.
             if type(exc).__name__ != "NativeCompiledNotRun":
                 raise
             return
-        self.baseline_fn = get_function(baseline, self.entry_fn, self.entry_file)
+        self.baseline_fn = get_function(baseline, base["function"], base["file"])
 
     def compile_gate(self) -> None:
         """Import the candidate and run it once: imports, native builds and JIT all happen here."""

@@ -69,6 +69,9 @@ class LoadInfo:
     build_dir: str
     seconds: float
     warnings: list[PortabilityWarning] = field(default_factory=list)
+    # Split mode (a binding source): where the binding's object came from ("build", "cache"),
+    # "" when there is no separate binding or it was not compiled here (compile-only gate).
+    binding: str = ""
 
     @property
     def cache_hit(self) -> bool:
@@ -101,6 +104,28 @@ def _layer_fingerprint() -> str:
     for path in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def module_base(name: str | None, first_source: Path) -> str:
+    """The base of the module name: `name` or the first source's stem, as an identifier."""
+    base = re.sub(r"\W", "_", name or first_source.stem)
+    return base if base[:1].isalpha() else f"k_{base}"
+
+
+def environment_parts() -> dict[str, object]:
+    """What every cache key holds besides sources and flags: this layer, torch, Python, host."""
+    import torch
+
+    return {
+        "layer": _layer_fingerprint(),
+        "host_compiler": tool_version(host_compiler())[0],
+        "torch": torch.__version__,
+        "torch_cuda": torch.version.cuda,
+        "torch_hip": torch.version.hip,
+        "python": sys.implementation.cache_tag,
+        "machine": platform.machine(),
+        "ext_suffix": sysconfig.get_config_var("EXT_SUFFIX"),
+    }
 
 
 def _build_dir(src_dir: Path, name: str) -> Path:
@@ -144,18 +169,31 @@ def load(
     sources: Sequence[str],
     *,
     name: str | None = None,
+    binding: str | None = None,
     extra_cflags: Sequence[str] = (),
     extra_cuda_cflags: Sequence[str] = (),
 ) -> types.ModuleType:
     """Build (or fetch from the cache) the extension made of `sources` and return it.
 
-    `sources` are relative to the folder of `module_file` (pass `__file__`). Raises
-    NativeBuildError with the first compiler errors, NativeCompiledNotRun when the sources
-    compiled but this machine has no GPU to run them, NativeToolchainError when a tool is
-    missing.
+    `sources` are relative to the folder of `module_file` (pass `__file__`). Without
+    `binding`, the sources define the Python module themselves (PYBIND11_MODULE). With
+    `binding="binding.cpp"` (split mode, split.py) the sources hold kernels and `extern "C"`
+    launchers only and the binding, compiled once and cached apart, defines the module.
+    Raises NativeBuildError with the first compiler errors, NativeCompiledNotRun when the
+    sources compiled but this machine has no GPU to run them, NativeToolchainError when a tool
+    is missing.
     """
-    import torch
+    if binding is not None:
+        from agentkernelarena.native.split import load_split
 
+        return load_split(
+            module_file,
+            sources,
+            binding,
+            name=name,
+            extra_cflags=extra_cflags,
+            extra_cuda_cflags=extra_cuda_cflags,
+        )
     start = time.perf_counter()
     src_dir = Path(module_file).resolve().parent
     paths = resolve_sources(src_dir, sources)
@@ -167,10 +205,10 @@ def load(
     version_text, compiler_short = tool_version(compiler)
     cflags = [*DEFAULT_CFLAGS, *extra_cflags]
     cuda_cflags = [*DEFAULT_CUDA_CFLAGS, *extra_cuda_cflags]
-    base = re.sub(r"\W", "_", name or paths[0].stem)
+    base = module_base(name, paths[0])
     translate = language == "hip" and target.language == "cuda"
     parts = {
-        "layer": _layer_fingerprint(),
+        **environment_parts(),
         "runnable": target.runnable,
         "platform": target.platform,
         "language": target.language,
@@ -180,16 +218,9 @@ def load(
         "cflags": cflags,
         "cuda_cflags": cuda_cflags,
         "compiler": version_text,
-        "host_compiler": tool_version(host_compiler())[0],
-        "torch": torch.__version__,
-        "torch_cuda": torch.version.cuda,
-        "torch_hip": torch.version.hip,
-        "python": sys.implementation.cache_tag,
-        "machine": platform.machine(),
-        "ext_suffix": sysconfig.get_config_var("EXT_SUFFIX"),
     }
     key = cache.compute_key(parts, paths + headers, src_dir)
-    ext_name = f"{base if base[:1].isalpha() else 'k_' + base}_{key[:12]}"
+    ext_name = f"{base}_{key[:12]}"
     build_dir = _build_dir(src_dir, ext_name)
     names = ", ".join(p.relative_to(src_dir).as_posix() for p in paths)
 

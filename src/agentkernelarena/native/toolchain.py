@@ -18,7 +18,14 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Target", "detect_target", "find_cuda_home", "find_hipcc", "tool_version"]
+__all__ = [
+    "Target",
+    "detect_target",
+    "find_cuda_home",
+    "find_hipcc",
+    "hip_via_cuda",
+    "tool_version",
+]
 
 COMPILE_ONLY_CUDA_ARCH = "sm_90"
 COMPILE_ONLY_HIP_ARCH = "gfx90a"
@@ -39,7 +46,7 @@ def _force_compile_only() -> bool:
     return os.environ.get("AKA_NATIVE_COMPILE_ONLY", "") not in ("", "0")
 
 
-def _hip_via_cuda() -> bool:
+def hip_via_cuda() -> bool:
     """Check HIP sources as the NVIDIA build would (translated, nvcc) instead of with hipcc.
 
     Asked for with AKA_NATIVE_HIP_VIA_CUDA=1, or the fallback when hipcc is missing and nvcc
@@ -64,7 +71,7 @@ def detect_target(source_language: str) -> Target:
         major, minor = torch.cuda.get_device_capability()
         return Target("cuda", "cuda", f"sm_{major}{minor}", True)
     why = "AKA_NATIVE_COMPILE_ONLY is set" if available_gpu else "no GPU on this machine"
-    if source_language == "hip" and not _hip_via_cuda():
+    if source_language == "hip" and not hip_via_cuda():
         arch = os.environ.get("AKA_NATIVE_HIP_ARCH", COMPILE_ONLY_HIP_ARCH)
         return Target("cpu", "hip", arch, False, why)
     arch = os.environ.get("AKA_NATIVE_CUDA_ARCH", COMPILE_ONLY_CUDA_ARCH)

@@ -16,7 +16,7 @@ from agentkernelarena.tasks.spec import Task
 
 def _problems_of(label: str, result: dict[str, Any]) -> list[str]:
     problems = []
-    if result["verdict"] != "ok":
+    if result["verdict"] not in ("ok", "compile_only"):
         problems.append(f"{label}: verdict {result['verdict']} on visible configurations: "
                         + "; ".join(result["reasons"])[:2000])
     held = result.get("held_out") or {}

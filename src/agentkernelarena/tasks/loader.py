@@ -31,7 +31,9 @@ def load_task(task_dir: Path) -> Task:
     task = parse_task(raw, task_yaml)
     expected = task_dir.resolve()
     for label, rel in [("entry", task.entry.file), ("reference", task.reference.file),
-                       ("inputs", task.inputs.file)] + [("editable", p) for p in task.editable]:
+                       ("inputs", task.inputs.file)] + [("editable", p) for p in task.editable] \
+            + [("context", p) for p in task.context] \
+            + ([("baseline", task.baseline.file)] if task.baseline else []):
         if not (expected / rel).is_file():
             raise TaskError(f"{task_yaml}: field '{label}': file '{rel}' does not exist",
                             f"add {rel} to {task_dir} or fix the field")

@@ -43,7 +43,8 @@ DEFAULT_TIMEOUTS = {"compile": 300.0, "correctness": 300.0, "performance": 300.0
 
 _REQUIRED = ("id", "category", "language", "description", "entry", "editable", "reference",
              "inputs", "configs", "tolerance")
-_OPTIONAL = ("reference_upcast", "in_place", "bytes", "flops", "timeouts", "tags", "hardware_notes")
+_OPTIONAL = ("reference_upcast", "in_place", "bytes", "flops", "timeouts", "tags", "hardware_notes",
+             "baseline", "context")
 _CONFIG_SETS = ("visible", "held_out", "held_out_draws", "cpu")
 
 
@@ -102,6 +103,12 @@ class Task:
     hardware_notes: str = ""
     held_out_draws: DrawSpec | None = None
     cpu_held_out_draws: DrawSpec | None = None
+    # What the candidate is timed against; default: the entry of the pristine task. torch2*
+    # tasks name their eager PyTorch operator (baseline.py:forward) here.
+    baseline: FileRef | None = None
+    # Pristine files the agent may read but not change (copied into the workspace read-only),
+    # e.g. a native task's binding.cpp.
+    context: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -306,9 +313,16 @@ def parse_task(raw: Any, task_yaml: Path) -> Task:
                                        "configs.held_out_draws"),
         cpu_held_out_draws=parse_draw_spec(cpu.get("held_out_draws"), task_yaml,
                                            "configs.cpu.held_out_draws"),
+        baseline=(_parse_file_ref(raw["baseline"], task_yaml, "baseline")
+                  if raw.get("baseline") is not None else None),
+        context=[str(p) for p in raw.get("context") or []],
     )
     if task.entry.file in {task.reference.file}:
         raise _fail(task_yaml, "entry", "the entry and the reference must be different files")
     if task.reference.file in task.editable or task.inputs.file in task.editable:
         raise _fail(task_yaml, "editable", "the reference and inputs files must not be editable")
+    if task.baseline is not None and task.baseline.file in task.editable:
+        raise _fail(task_yaml, "baseline", "the baseline must not be an editable file")
+    if set(task.context) & set(task.editable):
+        raise _fail(task_yaml, "context", "context files are read-only: not editable ones")
     return task

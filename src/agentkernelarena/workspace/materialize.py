@@ -63,6 +63,8 @@ def task_card(task: Task) -> str:
     editable = ", ".join(f"`{p}`" for p in task.editable)
     in_place_rule = ("the entry may modify its inputs in place" if task.in_place
                      else "inputs must not be modified")
+    context = ("\nRead-only here, for reference: " + ", ".join(f"`{p}`" for p in task.context)
+               + " (pristine in every evaluation).\n") if task.context else ""
     notes = f"\n## Hardware notes\n\n{task.hardware_notes}\n" if task.hardware_notes else ""
     return f"""# Task {task.id}
 
@@ -71,7 +73,7 @@ def task_card(task: Task) -> str:
 ## What to deliver
 
 Make `{task.entry}` faster while computing the same function as `{task.reference}`.
-Only {editable} will be taken from this folder; anything else you change is ignored.
+Only {editable} will be taken from this folder; anything else you change is ignored.{context}
 Keep the signature of `{task.entry.function}`. Category `{task.category}`: the entry must do its
 work in {task.language} kernels; PyTorch may allocate, view and reshape, not compute the result.
 
@@ -111,11 +113,13 @@ def materialize(task: Task, dest: Path) -> Path:
     if dest.exists() and any(dest.iterdir()):
         raise AkaError(f"workspace folder {dest} is not empty", "pass a new or empty folder")
     dest.mkdir(parents=True, exist_ok=True)
-    files = set(task.editable) | {task.reference.file, task.inputs.file}
+    files = set(task.editable) | {task.reference.file, task.inputs.file} | set(task.context)
     for rel in sorted(files):
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(task.root / rel, target)
+        if rel in task.context:  # read-only: the evaluation takes only editable files anyway
+            target.chmod(0o444)
     (dest / "TASK.md").write_text(task_card(task))
     check = dest / "check"
     check.write_text(CHECK_SCRIPT.replace("{task_id!r}", repr(task.id)))

@@ -1,0 +1,197 @@
+"""Evaluate every native (CUDA/HIP) task on this machine: builds, A/A, solutions, eager.
+
+What it shows, on a GPU (an H200 for the recorded results):
+- builds: every baseline and solution builds (HIP sources through the HIP -> CUDA translation
+  on NVIDIA); a first gates-only evaluation with an empty cache (binding + kernel compiled),
+  then a second one (everything from the cache), and the solution's build with the binding
+  object already cached (kernel only) -- the split build's point;
+- timing: the baseline against itself (A/A, should be 1.000) and the solution against the
+  baseline, visible and held-out, through the arena's evaluator;
+- torch2* tasks: the solution against PyTorch eager (baseline.py) and torch.compile of it, on
+  the visible configurations, timed here with the arena's interleaved timer.
+
+    PYTHONPATH=src python3 benchmarks/native_suite.py --out benchmarks/results/h200-native
+    PYTHONPATH=src python3 benchmarks/native_suite.py --tasks hip2hip/transpose --out /tmp/x
+
+It writes results.json (every record) and results.md (the tables) into --out. --cache DIR sets
+the build cache (default: a fresh temporary one, so that the first build is really cold).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from triton_suite import _fmt, _held, machine_info  # noqa: E402
+
+from agentkernelarena.evaluate import EvalOptions, evaluate  # noqa: E402
+from agentkernelarena.evaluate.evaldir import build_candidate  # noqa: E402
+from agentkernelarena.platforms import get_platform  # noqa: E402
+from agentkernelarena.tasks.loader import discover_tasks, select_tasks  # noqa: E402
+
+NATIVE = ["hip2hip", "cuda2cuda", "torch2cuda", "torch2hip"]
+
+
+def _import(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _timed_eval(task: Any, folder: Path, options: EvalOptions) -> dict[str, Any]:
+    started = time.monotonic()
+    result = evaluate(task, folder, options)
+    return {"verdict": result["verdict"], "reasons": result.get("reasons", [])[:2],
+            "wall_s": round(time.monotonic() - started, 1)}  # fmt: skip
+
+
+def builds(task: Any, platform: str, seed: int) -> dict[str, Any]:
+    """Gates-only evaluations: cold, warm, then the solution (binding object cached)."""
+    gates = EvalOptions(platform=platform, seed=seed, measure=False, held_out=False)
+    record = {"cold": _timed_eval(task, task.root, gates),
+              "warm": _timed_eval(task, task.root, gates)}  # fmt: skip
+    if task.solution_dir:
+        record["solution"] = _timed_eval(task, task.solution_dir, gates)
+    return record
+
+
+def versus_eager(task: Any, seed: int, work: Path) -> dict[str, Any]:
+    """torch2* tasks: the solution against eager PyTorch and torch.compile, per visible config."""
+    import torch
+
+    from agentkernelarena.evaluate.timing import TimingOptions, time_interleaved
+
+    build_candidate(task, task.solution_dir, work / "solution")
+    solution = _import(work / "solution" / task.entry.file, f"aka_bench_{work.name}").forward
+    eager = _import(task.root / "baseline.py", f"aka_eager_{work.name}").forward
+    ref_module = _import(task.root / task.reference.file, f"aka_ref_{work.name}")
+    make_inputs = getattr(ref_module, task.inputs.function)
+    reference = getattr(ref_module, task.reference.function)
+    try:
+        compiled: Any = torch.compile(eager, dynamic=False)
+        compile_error = None
+    except Exception as exc:  # torch.compile unavailable here: report, keep going
+        compiled, compile_error = None, f"{type(exc).__name__}: {exc}"
+    options = TimingOptions(min_rounds=20, max_rounds=200, budget_s=2.0, warmup=3)
+    rows = []
+    for config in task.visible:
+        args = make_inputs(config.params, seed, "cuda")
+        ref = reference(*(a.double() if a.is_floating_point() else a for a in args))
+        out = solution(*args)
+        tol = task.tolerance[str(out.dtype).removeprefix("torch.")]
+        close = torch.allclose(out.double(), ref, atol=tol.atol, rtol=tol.rtol)
+        row: dict[str, Any] = {"config": config.name, "solution_correct": bool(close)}
+        contenders = {"eager": eager, "compile": compiled}
+        for label, fn in contenders.items():
+            if fn is None:
+                row[label] = {"error": compile_error}
+                continue
+            try:
+                timing = time_interleaved(fn, solution, args, lambda k: None, 1,
+                                          lambda out, k, full: None, "cuda", options)  # fmt: skip
+                row[label] = {"ms": timing.baseline_ms, "solution_ms": timing.candidate_ms,
+                              "speedup": timing.speedup}  # fmt: skip
+            except Exception as exc:  # torch.compile may fail at the first call
+                row[label] = {"error": f"{type(exc).__name__}: {exc}"[:300]}
+        rows.append(row)
+    return {"configs": rows}
+
+
+def _geomean(values: list[float]) -> float | None:
+    import math
+
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
+    lines = [
+        "# Native suite: builds, A/A, solutions, eager",
+        "",
+        "Machine: " + ", ".join(f"{k} {v}" for k, v in info.items()),
+        "",
+        "Builds are gates-only evaluations (compile + correctness, visible configurations): cold "
+        "= empty cache (binding.cpp and the kernel source compiled), warm = everything from the "
+        "cache, solution = the binding object from the cache, only the kernel compiled. A/A = "
+        "the baseline against itself (should be 1.000); speedups are geometric means over the "
+        "visible configurations. For torch2* tasks the arena's baseline is the skeleton kernel "
+        "(until task.yaml can name baseline.py); eager and compile columns time the solution "
+        "against baseline.py and torch.compile(baseline.py) here.",
+        "",
+        "| task | build cold s | warm s | solution s | A/A | A/A held-out | solution | "
+        "sol. held-out | verdicts | vs eager | vs compile |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        b, aa, sol = row["builds"], row["aa"], row.get("solution") or {}
+        eager = row.get("eager", {}).get("configs", [])
+        vs = {k: _geomean([c[k].get("speedup") for c in eager if "speedup" in c.get(k, {})])
+              for k in ("eager", "compile")}  # fmt: skip
+        lines.append(
+            f"| {row['task']} | {b['cold']['wall_s']} | {b['warm']['wall_s']} | "
+            f"{b.get('solution', {}).get('wall_s', '-')} | {_fmt(aa.get('speedup'))} | "
+            f"{_held(aa)} | {_fmt(sol.get('speedup'))} | {_held(sol) if sol else '-'} | "
+            f"{aa['verdict']}/{sol.get('verdict', '-')} | {_fmt(vs['eager'])} | "
+            f"{_fmt(vs['compile'])} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tasks", nargs="*", default=NATIVE)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--platform", default=None)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--cache", type=Path, default=None, help="build cache (default: fresh)")
+    args = parser.parse_args()
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="aka-native-bench-"))
+    # Workers inherit the environment: every evaluation of this run shares this cache.
+    os.environ["AKA_CACHE_DIR"] = str(args.cache or scratch / "cache")
+    plat = get_platform(args.platform)
+    info = machine_info() | {"platform": plat.name, "cache": os.environ["AKA_CACHE_DIR"]}
+    rows: list[dict[str, Any]] = []
+    for task in select_tasks(args.tasks, discover_tasks()):
+        if task.language not in ("cuda", "hip"):
+            continue
+        options = EvalOptions(platform=plat.name, seed=args.seed)
+        row: dict[str, Any] = {"task": task.id, "builds": builds(task, plat.name, args.seed)}
+        row["aa"] = evaluate(task, task.root, options)
+        if task.solution_dir:
+            row["solution"] = evaluate(task, task.solution_dir, options)
+            if task.category.startswith("torch2") and plat.name != "cpu":
+                try:
+                    row["eager"] = versus_eager(task, args.seed, scratch / task.name)
+                except Exception as exc:  # keep the rest of the suite going
+                    row["eager"] = {"error": f"{type(exc).__name__}: {exc}"[:500], "configs": []}
+        rows.append(row)
+        sol = row.get("solution") or {}
+        print(f"{task.id:28s} build {row['builds']['cold']['wall_s']}s/"
+              f"{row['builds']['warm']['wall_s']}s A/A {_fmt(row['aa'].get('speedup'))} "
+              f"({row['aa']['verdict']}) solution {_fmt(sol.get('speedup'))} "
+              f"({sol.get('verdict', '-')}) held-out {_held(row['aa'])} / "
+              f"{_held(sol) if sol else '-'}", flush=True)  # fmt: skip
+        (args.out / "results.json").write_text(
+            json.dumps({"machine": info, "rows": rows}, indent=1, default=str)
+        )
+    (args.out / "results.md").write_text(markdown(rows, info))
+    print(markdown(rows, info))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+// Python bindings for cuda2cuda/softmax (pristine: not editable). The kernels and their
+// launcher live in kernel.cu, which includes no torch header; this file checks the tensors,
+// allocates the output and calls the launcher on the current stream.
+#include <torch/extension.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAException.h>
+#include <c10/cuda/CUDAGuard.h>
+
+extern "C" {
+// y[m, :] = softmax(x[m, :]) for an M x N row-major matrix; dtype: 0 float32, 1 float16,
+// 2 bfloat16 (x and y alike). Returns a cudaError_t (0: launched).
+int aka_softmax_forward(const void* x, void* y, int64_t M, int64_t N, int dtype, void* stream);
+}
+
+namespace {
+
+int dtype_code(const torch::Tensor& t) {
+  switch (t.scalar_type()) {
+    case torch::kFloat32: return 0;
+    case torch::kFloat16: return 1;
+    case torch::kBFloat16: return 2;
+    default: TORCH_CHECK(false, "softmax: unsupported dtype ", t.scalar_type());
+  }
+  return -1;
+}
+
+void check_launch(int status, const char* what) {
+  TORCH_CHECK(status == 0, what, " failed: ",
+              cudaGetErrorString(static_cast<cudaError_t>(status)));
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+}  // namespace
+
+torch::Tensor softmax(torch::Tensor x) {
+  TORCH_CHECK(x.is_cuda(), "softmax: x must be on the GPU");
+  TORCH_CHECK(x.dim() == 2 && x.is_contiguous(), "softmax: x must be a contiguous 2-D tensor");
+  const c10::cuda::OptionalCUDAGuard guard(x.device());
+  auto y = torch::empty_like(x);
+  if (x.numel() == 0) return y;
+  const int status = aka_softmax_forward(x.data_ptr(), y.data_ptr(), x.size(0), x.size(1),
+                                         dtype_code(x), at::cuda::getCurrentCUDAStream().stream());
+  check_launch(status, "aka_softmax_forward");
+  return y;
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("softmax", &softmax, "row-wise softmax of a 2-D tensor");
+}

@@ -1,0 +1,97 @@
+"""The native tasks' data: layout, configurations, references and eager baselines, on the CPU.
+
+Fast (no compiler): what the arena's CPU path cannot check for a native task, since it stops
+at the compile-only gate.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import torch
+
+from agentkernelarena.native import check_warp_size
+from agentkernelarena.native.sources import launcher_declarations
+from agentkernelarena.tasks.loader import discover_tasks
+
+NATIVE = [t for t in discover_tasks() if t.language in ("cuda", "hip")]
+IDS = [t.id for t in NATIVE]
+SUFFIX = {"cuda": ".cu", "hip": ".hip"}
+
+
+def _module(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"aka_task_{abs(hash(path))}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("task", NATIVE, ids=IDS)
+def test_layout_and_configurations(task: Any) -> None:
+    (source,) = task.editable
+    assert source == f"kernel{SUFFIX[task.language]}"
+    assert task.category.endswith(task.language) or task.category.startswith("torch2")
+    for name in ("binding.cpp", "kernel.py", "reference.py", source, f"solution/{source}"):
+        assert (task.root / name).is_file(), f"{task.id}: {name} missing"
+    entry = (task.root / "kernel.py").read_text()
+    assert f'load(__file__, ["{source}"], binding="binding.cpp")' in entry
+    assert len(task.visible) >= 3 and len(task.held_out) >= 3
+    assert task.held_out_draws is not None and task.held_out_draws.count >= 1
+    assert task.cpu_visible and task.cpu_held_out, "cpu configurations run the emulator tests"
+    assert task.hardware_notes and task.bytes_expr
+    if task.category.startswith("torch2"):
+        assert (task.root / "baseline.py").is_file(), "torch2* tasks keep their eager baseline"
+
+
+@pytest.mark.parametrize("task", NATIVE, ids=IDS)
+def test_sources_define_what_the_binding_declares(task: Any) -> None:
+    declared = [name for _, name, _ in launcher_declarations(task.root / "binding.cpp")]
+    assert declared, f'{task.id}: binding.cpp declares no extern "C" launcher'
+    for path in (task.root / task.editable[0], task.solution_dir / task.editable[0]):
+        text = path.read_text()
+        for name in declared:
+            assert f'extern "C" int {name}(' in text, f"{path}: no definition of {name}"
+        assert "torch/" not in text and "ATen/" not in text
+        if task.language == "hip":
+            assert check_warp_size(text) == [], f"{path}: warp-size lint"
+
+
+@pytest.mark.parametrize("task", NATIVE, ids=IDS)
+def test_reference_and_inputs_run_on_the_cpu(task: Any) -> None:
+    module = _module(task.root / task.reference.file)
+    make_inputs = getattr(module, task.inputs.function)
+    reference = getattr(module, task.reference.function)
+    for config in task.cpu_visible + task.cpu_held_out:
+        first = make_inputs(config.params, 1, "cpu")
+        again = make_inputs(config.params, 1, "cpu")
+        other = make_inputs(config.params, 2, "cpu")
+        tensors = [a for a in first if isinstance(a, torch.Tensor)]
+        assert all(torch.equal(a, b) for a, b in zip(first, again, strict=True))
+        assert any(not torch.equal(a, b) for a, b in zip(first, other, strict=True))
+        floats = [a for a in tensors if a.is_floating_point()]
+        assert floats and all(a.numel() and a.double().std() > 0 for a in floats if a.numel() > 1)
+        out = reference(*first)
+        upcast = reference(*(a.double() if a.is_floating_point() else a for a in first))
+        assert out.shape == upcast.shape and torch.isfinite(upcast).all()
+        assert str(out.dtype).removeprefix("torch.") in task.tolerance
+
+
+@pytest.mark.parametrize("task", [t for t in NATIVE if t.category.startswith("torch2")],
+                         ids=[t.id for t in NATIVE if t.category.startswith("torch2")])  # fmt: skip
+def test_eager_baseline_is_within_tolerance(task: Any) -> None:
+    ref_module = _module(task.root / task.reference.file)
+    baseline = _module(task.root / "baseline.py").forward
+    for config in task.cpu_visible + task.cpu_held_out:
+        args = getattr(ref_module, task.inputs.function)(config.params, 7, "cpu")
+        out = baseline(*args)
+        ref = getattr(ref_module, task.reference.function)(
+            *(a.double() if a.is_floating_point() else a for a in args)
+        )
+        tol = task.tolerance[str(out.dtype).removeprefix("torch.")]
+        assert out.dtype == args[0].dtype
+        torch.testing.assert_close(out.double(), ref, atol=tol.atol, rtol=tol.rtol)
