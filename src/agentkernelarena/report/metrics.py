@@ -34,6 +34,13 @@ NOTES = [
 ]
 
 
+
+def held_out_summary(held: dict[str, Any]) -> dict[str, Any]:
+    """The part of an evaluation's held-out record that reports and re-draws keep."""
+    return {"evaluated": bool(held.get("evaluated")),
+            **{k: held.get(k) for k in ("verdict", "correct", "speedup", "baseline_correct",
+                                        "quadrant")}}
+
 def geomean(values: Iterable[float]) -> float | None:
     logs = [math.log(v) for v in values if v is not None and v > 0 and math.isfinite(v)]
     return math.exp(sum(logs) / len(logs)) if logs else None
@@ -67,14 +74,7 @@ def trial_row(record: dict[str, Any]) -> dict[str, Any]:
         "speedup": record.get("speedup"),
         "speedup_arith": evaluation.get("speedup_arith"),
         "score": float(record.get("score") or 0.0),
-        "held_out": {
-            "evaluated": bool(held.get("evaluated")),
-            "verdict": held.get("verdict"),
-            "correct": held.get("correct"),
-            "speedup": held.get("speedup"),
-            "baseline_correct": held.get("baseline_correct"),
-            "quadrant": held.get("quadrant"),
-        },
+        "held_out": held_out_summary(held),
         "seed": evaluation.get("seed"),
         "comparable": evaluation.get("comparable"),
         "agent_failure": record.get("agent_failure"),

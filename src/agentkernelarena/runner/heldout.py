@@ -21,7 +21,7 @@ from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
 from agentkernelarena.platforms import get_platform
 from agentkernelarena.report.load import RunData, load_run
-from agentkernelarena.report.metrics import geomean
+from agentkernelarena.report.metrics import geomean, held_out_summary
 from agentkernelarena.runner.gpus import DevicePool, make_slots
 from agentkernelarena.runner.manifest import now_iso
 from agentkernelarena.runner.plan import FINAL
@@ -69,12 +69,7 @@ def _slim(result: dict[str, Any], seed: int) -> dict[str, Any]:
         "correct": result.get("correct"),
         "speedup": result.get("speedup"),
         "held_out": {
-            "evaluated": bool(held.get("evaluated")),
-            "verdict": held.get("verdict"),
-            "correct": held.get("correct"),
-            "speedup": held.get("speedup"),
-            "baseline_correct": held.get("baseline_correct"),
-            "quadrant": held.get("quadrant"),
+            **held_out_summary(held),
             "drawn": held.get("drawn") or [],
             "configs": [{k: c.get(k) for k in ("name", "correct", "speedup")}
                         for c in held.get("configs") or []],
