@@ -26,6 +26,7 @@ import os
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -124,11 +125,13 @@ def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
         "",
         "Builds are gates-only evaluations (compile + correctness, visible configurations): cold "
         "= empty cache (binding.cpp and the kernel source compiled), warm = everything from the "
-        "cache, solution = the binding object from the cache, only the kernel compiled. A/A = "
+        "cache, solution = the binding object from the cache, only the kernel compiled; "
+        "several tasks build at once (--jobs), so cold times include contention. A/A = "
         "the baseline against itself (should be 1.000); speedups are geometric means over the "
-        "visible configurations. For torch2* tasks the arena's baseline is the skeleton kernel "
-        "(until task.yaml can name baseline.py); eager and compile columns time the solution "
-        "against baseline.py and torch.compile(baseline.py) here.",
+        "visible configurations. For torch2* tasks the arena's baseline is PyTorch eager "
+        "(baseline.py), so A/A is eager against eager and `solution` the oracle against eager; "
+        "the eager and compile columns time the oracle against baseline.py and "
+        "torch.compile(baseline.py) here.",
         "",
         "| task | build cold s | warm s | solution s | A/A | A/A held-out | solution | "
         "sol. held-out | verdicts | vs eager | vs compile |",
@@ -156,6 +159,8 @@ def main() -> int:
     parser.add_argument("--platform", default=None)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--cache", type=Path, default=None, help="build cache (default: fresh)")
+    parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
+                        help="build this many tasks at once (default: half the CPUs)")
     args = parser.parse_args()
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -165,11 +170,18 @@ def main() -> int:
     plat = get_platform(args.platform)
     info = machine_info() | {"platform": plat.name, "cache": os.environ["AKA_CACHE_DIR"]}
     rows: list[dict[str, Any]] = []
-    for task in select_tasks(args.tasks, discover_tasks()):
-        if task.language not in ("cuda", "hip"):
-            continue
+    tasks = [t for t in select_tasks(args.tasks, discover_tasks()) if t.language in ("cuda", "hip")]
+    # Builds first, --jobs at a time (each evaluation is its own process, so builds run in
+    # parallel; a cold build's wall time is then measured with others compiling beside it).
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        records = pool.map(lambda t: builds(t, plat.name, args.seed), tasks)
+        built = dict(zip([t.id for t in tasks], records, strict=True))
+    for task_id, record in built.items():
+        print(f"{task_id:28s} builds: " + ", ".join(
+            f"{k} {v['verdict']} {v['wall_s']}s" for k, v in record.items()), flush=True)
+    for task in tasks:
         options = EvalOptions(platform=plat.name, seed=args.seed)
-        row: dict[str, Any] = {"task": task.id, "builds": builds(task, plat.name, args.seed)}
+        row: dict[str, Any] = {"task": task.id, "builds": built[task.id]}
         row["aa"] = evaluate(task, task.root, options)
         if task.solution_dir:
             row["solution"] = evaluate(task, task.solution_dir, options)

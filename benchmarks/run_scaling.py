@@ -8,7 +8,8 @@ once on GPUs 0 and 1 (on the CPU platform: one and two evaluation permits, only 
 script). Reports each run's wall time and throughput, their ratio (expect >= 1.8x on two
 GPUs), and how far the per-trial speedups of the two runs differ (compare with the A/A spread
 of the timing benchmark: the same kernel timed against itself). Writes scaling.json and
-scaling.md next to the two run folders.
+scaling.md next to the two run folders. A first, unmeasured run (folder `warmup`) fills the
+native build cache and Triton's cache, so that both measured runs start warm.
 """
 
 from __future__ import annotations
@@ -59,7 +60,13 @@ def main() -> None:
                         help="concurrency = slots x this (agents prepare while others time)")
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--no-warmup", dest="warmup", action="store_false",
+                        help="skip the unmeasured first run that fills the build caches")
     args = parser.parse_args()
+    if args.warmup:
+        # Native builds and Triton's JIT are cached per machine: without a warm-up the first
+        # run would pay every compile and the second none, and the ratio would flatter 2 GPUs.
+        run("warmup", 2, argparse.Namespace(**{**vars(args), "attempts": 1}))
     one, two = run("slots-1", 1, args), run("slots-2", 2, args)
     shared = sorted(k for k in one["speedups"]
                     if one["speedups"][k] and two["speedups"].get(k))

@@ -47,7 +47,11 @@ def _module(path: Path, name: str | None = None) -> ModuleType:
 
 
 emulator = _module(HERE / "emulator.py", "aka_native_emulator")
-emu_drivers = _module(HERE / "emu_drivers.py", "aka_native_emu_drivers")
+# Drivers: emu_drivers.py plus one emu_drivers_<category>.py per task family, each a DRIVERS
+# dict keyed by task id (one file per family keeps families from editing the same file).
+DRIVERS: dict[str, Any] = {}
+for _path in sorted(HERE.glob("emu_drivers*.py")):
+    DRIVERS.update(_module(_path, f"aka_native_{_path.stem}").DRIVERS)
 
 
 def _close(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> str | None:
@@ -67,9 +71,12 @@ def test_kernel_matches_the_reference_on_the_emulator(
 ) -> None:
     if emulator.compiler() is None:
         pytest.skip("needs g++")
-    driver = emu_drivers.DRIVERS.get(task.id)
+    driver = DRIVERS.get(task.id)
     if driver is None:
-        pytest.fail(f"no emulator driver for {task.id}: add one to tests/native/emu_drivers.py")
+        pytest.fail(
+            f"no emulator driver for {task.id}: add one to "
+            f"tests/native/emu_drivers_{task.category}.py (a DRIVERS dict keyed by task id)"
+        )
     source = task.root / task.editable[0]
     if variant == "solution":
         assert task.solution_dir is not None, f"{task.id} has no solution"

@@ -293,6 +293,8 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
             result["network_isolated"] = outcome.network_isolated
             configs = {s["split"]: s["configs"] for s in request["splits"]}
             result.update(interpret(outcome, task, "visible", configs["visible"]) or {})
+            # Native sources: built now or from the cache, and how long it took (else None).
+            result["build"] = (outcome.first("compiled") or {}).get("build")
             held_split = interpret(outcome, task, "held_out", configs["held_out"]) \
                 if options.held_out else None
             if held_split is not None and result["compiled"] \

@@ -84,6 +84,15 @@ def _aliasing(out: Any, args: tuple[Any, ...], in_place: bool) -> Mismatch | Non
 
 # Exceptions of the native build layer (agentkernelarena.native) that are not compile errors:
 # compiled on a machine that cannot run it, or a toolchain missing from the machine.
+def _native_load() -> Any:
+    """The native build layer's last load record, if the candidate uses it (else None).
+
+    Reported with the compile gate so that a result says whether a native source was built
+    now or came from the cache (and how long the build took)."""
+    module = sys.modules.get("agentkernelarena.native.build")
+    return module.last_load() if module is not None else None
+
+
 _NATIVE_OUTCOMES = {"NativeCompiledNotRun": "compile_only", "NativeToolchainError": "infra_error"}
 
 
@@ -266,6 +275,7 @@ class Evaluation:
     def compile_gate(self) -> None:
         """Import the candidate and run it once: imports, native builds and JIT all happen here."""
         self.events.emit("phase", phase="compile")
+        before = _native_load()
         try:
             module = load_module(self.candidate_root, self.entry_file, "aka_candidate")
             self.candidate_fn = get_function(module, self.entry_fn, self.entry_file)
@@ -302,7 +312,12 @@ class Evaluation:
             raise CandidateFailure("compile_error", "failed on its first call (config "
                                    f"{first['name']}): "
                                    + describe_exception(exc, self.candidate_root)) from exc
-        self.events.emit("compiled")
+        after = _native_load()
+        build = None
+        if after is not None and after is not before:
+            build = {"origin": after.origin, "binding": after.binding, "seconds":
+                     round(after.seconds, 2), "compiler": after.compiler, "arch": after.arch}
+        self.events.emit("compiled", build=build)
         self.check_tampering("on import or first call")
 
     def correctness_gate(self) -> None:
