@@ -23,6 +23,7 @@ import argparse
 import importlib.util
 import json
 import os
+import queue
 import sys
 import tempfile
 import time
@@ -58,14 +59,35 @@ def _timed_eval(task: Any, folder: Path, options: EvalOptions) -> dict[str, Any]
             "wall_s": round(time.monotonic() - started, 1)}  # fmt: skip
 
 
-def builds(task: Any, platform: str, seed: int) -> dict[str, Any]:
-    """Gates-only evaluations: cold, warm, then the solution (binding object cached)."""
-    gates = EvalOptions(platform=platform, seed=seed, measure=False, held_out=False)
-    record = {"cold": _timed_eval(task, task.root, gates),
-              "warm": _timed_eval(task, task.root, gates)}  # fmt: skip
+def builds(task: Any, platform: str, seed: int, env: dict[str, str], warm: bool) -> dict[str, Any]:
+    """Gates-only evaluations: cold, warm, then the solution (binding object cached).
+
+    The cold one evaluates the task's own kernel as the candidate, so it also checks the
+    baseline (or the torch2* skeleton) against the reference on the visible configurations."""
+    gates = EvalOptions(platform=platform, seed=seed, measure=False, held_out=False, env=env)
+    record = {"cold": _timed_eval(task, task.root, gates)}
+    if warm:
+        record["warm"] = _timed_eval(task, task.root, gates)
     if task.solution_dir:
         record["solution"] = _timed_eval(task, task.solution_dir, gates)
     return record
+
+
+class GpuPool:
+    """Hands out GPU indices so that each evaluation runs on its own GPU (None: the default)."""
+
+    def __init__(self, gpus: list[str]) -> None:
+        self.free: queue.Queue[str | None] = queue.Queue()
+        for gpu in gpus or [None]:
+            self.free.put(gpu)
+        self.size = max(1, len(gpus))
+
+    def run(self, fn: Any, *args: Any) -> Any:
+        gpu = self.free.get()
+        try:
+            return fn(*args, {"CUDA_VISIBLE_DEVICES": gpu} if gpu is not None else {})
+        finally:
+            self.free.put(gpu)
 
 
 def versus_eager(task: Any, seed: int, work: Path) -> dict[str, Any]:
@@ -129,13 +151,15 @@ def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
         "several tasks build at once (--jobs), so cold times include contention. A/A = "
         "the baseline against itself (should be 1.000); speedups are geometric means over the "
         "visible configurations. For torch2* tasks the arena's baseline is PyTorch eager "
-        "(baseline.py), so A/A is eager against eager and `solution` the oracle against eager; "
+        "(baseline.py), so the A/A column is the starting skeleton kernel against eager and "
+        "`solution` the oracle against eager; baseline correct = the task's own kernel passed "
+        "the gates (the cold build); "
         "the eager and compile columns time the oracle against baseline.py and "
         "torch.compile(baseline.py) here.",
         "",
-        "| task | build cold s | warm s | solution s | A/A | A/A held-out | solution | "
-        "sol. held-out | verdicts | vs eager | vs compile |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| task | baseline correct | build cold s | warm s | solution s | A/A | A/A held-out "
+        "| solution | sol. held-out | solution verdict | vs eager | vs compile |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         b, aa, sol = row["builds"], row["aa"], row.get("solution") or {}
@@ -143,13 +167,33 @@ def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
         vs = {k: _geomean([c[k].get("speedup") for c in eager if "speedup" in c.get(k, {})])
               for k in ("eager", "compile")}  # fmt: skip
         lines.append(
-            f"| {row['task']} | {b['cold']['wall_s']} | {b['warm']['wall_s']} | "
-            f"{b.get('solution', {}).get('wall_s', '-')} | {_fmt(aa.get('speedup'))} | "
-            f"{_held(aa)} | {_fmt(sol.get('speedup'))} | {_held(sol) if sol else '-'} | "
-            f"{aa['verdict']}/{sol.get('verdict', '-')} | {_fmt(vs['eager'])} | "
-            f"{_fmt(vs['compile'])} |"
+            f"| {row['task']} | {b['cold']['verdict']} | {b['cold']['wall_s']} | "
+            f"{b.get('warm', {}).get('wall_s', '-')} | {b.get('solution', {}).get('wall_s', '-')} "
+            f"| {_fmt(aa.get('speedup')) if aa else '-'} | {_held(aa) if aa else '-'} | "
+            f"{_fmt(sol.get('speedup'))} | {_held(sol) if sol else '-'} | "
+            f"{sol.get('verdict', '-')} | {_fmt(vs['eager'])} | {_fmt(vs['compile'])} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def timed(task: Any, args: argparse.Namespace, platform: str, env: dict[str, str]) -> dict:
+    """A/A (unless --no-aa) and the solution against the baseline, visible and held-out."""
+    options = EvalOptions(platform=platform, seed=args.seed, env=env)
+    row: dict[str, Any] = {"aa": evaluate(task, task.root, options) if args.aa else {}}
+    if task.solution_dir:
+        row["solution"] = evaluate(task, task.solution_dir, options)
+    return row
+
+
+def _gpus(requested: str | None) -> list[str]:
+    if requested is not None:
+        return [g for g in requested.split(",") if g]
+    try:
+        import torch
+
+        return [str(i) for i in range(torch.cuda.device_count())]
+    except Exception:  # no torch or no GPU: evaluations use the platform's default
+        return []
 
 
 def main() -> int:
@@ -161,6 +205,14 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=None, help="build cache (default: fresh)")
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
                         help="build this many tasks at once (default: half the CPUs)")
+    parser.add_argument("--gpus", default=None,
+                        help="GPU indices to spread evaluations over (default: all visible)")
+    parser.add_argument("--no-aa", dest="aa", action="store_false",
+                        help="skip the baseline-against-itself evaluation")
+    parser.add_argument("--no-warm", dest="warm", action="store_false",
+                        help="skip the second (all from the cache) gates-only evaluation")
+    parser.add_argument("--no-eager", dest="eager", action="store_false",
+                        help="skip timing torch2* solutions against eager and torch.compile")
     args = parser.parse_args()
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -168,41 +220,49 @@ def main() -> int:
     # Workers inherit the environment: every evaluation of this run shares this cache.
     os.environ["AKA_CACHE_DIR"] = str(args.cache or scratch / "cache")
     plat = get_platform(args.platform)
-    info = machine_info() | {"platform": plat.name, "cache": os.environ["AKA_CACHE_DIR"]}
-    rows: list[dict[str, Any]] = []
+    gpus = _gpus(args.gpus) if plat.name != "cpu" else []
+    info = machine_info() | {"platform": plat.name, "cache": os.environ["AKA_CACHE_DIR"],
+                             "gpus_used": len(gpus) or 1}  # fmt: skip
     tasks = [t for t in select_tasks(args.tasks, discover_tasks()) if t.language in ("cuda", "hip")]
     # Builds first, --jobs at a time (each evaluation is its own process, so builds run in
     # parallel; a cold build's wall time is then measured with others compiling beside it).
+    build_gpus = GpuPool(gpus * max(1, args.jobs // max(1, len(gpus))))
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        records = pool.map(lambda t: builds(t, plat.name, args.seed), tasks)
+        records = pool.map(lambda t: build_gpus.run(builds, t, plat.name, args.seed,
+                                                    args.warm), tasks)  # fmt: skip
         built = dict(zip([t.id for t in tasks], records, strict=True))
     for task_id, record in built.items():
         print(f"{task_id:28s} builds: " + ", ".join(
             f"{k} {v['verdict']} {v['wall_s']}s" for k, v in record.items()), flush=True)
-    for task in tasks:
-        options = EvalOptions(platform=plat.name, seed=args.seed)
-        row: dict[str, Any] = {"task": task.id, "builds": built[task.id]}
-        row["aa"] = evaluate(task, task.root, options)
-        if task.solution_dir:
-            row["solution"] = evaluate(task, task.solution_dir, options)
-            if task.category.startswith("torch2") and plat.name != "cpu":
-                try:
-                    row["eager"] = versus_eager(task, args.seed, scratch / task.name)
-                except Exception as exc:  # keep the rest of the suite going
-                    row["eager"] = {"error": f"{type(exc).__name__}: {exc}"[:500], "configs": []}
+    # Then the timed evaluations, one per GPU at a time.
+    eval_gpus = GpuPool(gpus)
+    with ThreadPoolExecutor(max_workers=eval_gpus.size) as pool:
+        timings = list(pool.map(lambda t: eval_gpus.run(timed, t, args, plat.name), tasks))
+    rows: list[dict[str, Any]] = []
+    for task, timing in zip(tasks, timings, strict=True):
+        row: dict[str, Any] = {"task": task.id, "builds": built[task.id], **timing}
+        if args.eager and task.solution_dir and task.category.startswith("torch2") \
+                and plat.name != "cpu":  # fmt: skip
+            try:
+                row["eager"] = versus_eager(task, args.seed, scratch / task.name)
+            except Exception as exc:  # keep the rest of the suite going
+                row["eager"] = {"error": f"{type(exc).__name__}: {exc}"[:500], "configs": []}
         rows.append(row)
-        sol = row.get("solution") or {}
-        print(f"{task.id:28s} build {row['builds']['cold']['wall_s']}s/"
-              f"{row['builds']['warm']['wall_s']}s A/A {_fmt(row['aa'].get('speedup'))} "
-              f"({row['aa']['verdict']}) solution {_fmt(sol.get('speedup'))} "
-              f"({sol.get('verdict', '-')}) held-out {_held(row['aa'])} / "
-              f"{_held(sol) if sol else '-'}", flush=True)  # fmt: skip
-        (args.out / "results.json").write_text(
-            json.dumps({"machine": info, "rows": rows}, indent=1, default=str)
-        )
+        aa, sol = row["aa"], row.get("solution") or {}
+        print(f"{task.id:28s} build {row['builds']['cold']['wall_s']}s "
+              f"A/A {_fmt(aa.get('speedup'))} ({aa.get('verdict', '-')}) "
+              f"solution {_fmt(sol.get('speedup'))} ({sol.get('verdict', '-')}) held-out "
+              f"{_held(aa) if aa else '-'} / {_held(sol) if sol else '-'}", flush=True)  # fmt: skip
+    (args.out / "results.json").write_text(
+        json.dumps({"machine": info, "rows": rows}, indent=1, default=str)
+    )
     (args.out / "results.md").write_text(markdown(rows, info))
     print(markdown(rows, info))
-    return 0
+    bad = [r["task"] for r in rows if r["builds"]["cold"]["verdict"] != "ok"
+           or (r.get("solution") or {}).get("verdict") != "ok"]  # fmt: skip
+    print(f"{len(rows) - len(bad)}/{len(rows)} tasks: baseline correct, solution ok"
+          + (f"; not: {', '.join(bad)}" if bad else ""))
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

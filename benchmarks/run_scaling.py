@@ -8,8 +8,9 @@ once on GPUs 0 and 1 (on the CPU platform: one and two evaluation permits, only 
 script). Reports each run's wall time and throughput, their ratio (expect >= 1.8x on two
 GPUs), and how far the per-trial speedups of the two runs differ (compare with the A/A spread
 of the timing benchmark: the same kernel timed against itself). Writes scaling.json and
-scaling.md next to the two run folders. A first, unmeasured run (folder `warmup`) fills the
-native build cache and Triton's cache, so that both measured runs start warm.
+scaling.md next to the two run folders. An unmeasured warm-up (gates-only evaluations of
+every baseline and solution, several at once) fills the native build cache and Triton's cache
+first, so that both measured runs start warm.
 """
 
 from __future__ import annotations
@@ -44,10 +45,47 @@ def run(label: str, slots: int, args: argparse.Namespace) -> dict:
         [sys.executable, "-m", "agentkernelarena", "report", str(out), "--format", "json"],
         check=True, capture_output=True, text=True).stdout)
     trials = report["trials"]
+    walls = sorted(t.get("trial_wall_s") or 0.0 for t in trials)
+    pool = [line.split("pool ", 1)[1] for line in (out / "run.log").read_text().splitlines()
+            if "session ended" in line and "pool " in line]  # fmt: skip
     return {"label": label, "slots": slots, "wall_s": round(wall, 1), "trials": len(trials),
+            "trial_wall_s_median": round(walls[len(walls) // 2], 2) if walls else None,
+            "trial_wall_s_sum": round(sum(walls), 1), "pool": pool[-1] if pool else None,
             "trials_per_hour": round(3600 * len(trials) / wall, 1),
             "correct": sum(t["correct"] for t in trials),
-            "speedups": {f"{t['task']}#{t['attempt']}": t["speedup"] for t in trials}}
+            "speedups": {f"{t['task']}#{t['attempt']}": t["speedup"] for t in trials},
+            "records": {f"{t['task']}#{t['attempt']}": {
+                "verdict": t["verdict"], "speedup": t["speedup"], "reasons": t["reasons"][:2],
+                "held_out": {k: (t.get("held_out") or {}).get(k) for k in
+                             ("correct", "baseline_correct", "speedup", "quadrant")},
+                "trial_wall_s": t.get("trial_wall_s")} for t in trials}}
+
+
+def warm_up(args: argparse.Namespace) -> None:
+    """Gates-only evaluations of every task's baseline and solution, many at once.
+
+    Native builds and Triton's JIT are cached per machine: without a warm-up the first run
+    would pay every compile and the second none, and the ratio would flatter two GPUs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from agentkernelarena.evaluate import EvalOptions, evaluate
+    from agentkernelarena.tasks.loader import discover_tasks, select_tasks
+
+    tasks = select_tasks(args.tasks, discover_tasks([Path(d) for d in args.tasks_dir]))
+    platform = args.platform  # None: the machine's own
+    jobs = [(t, folder) for t in tasks for folder in (t.root, t.solution_dir) if folder]
+    started = time.monotonic()
+
+    def gates(index: int) -> str:
+        task, folder = jobs[index]
+        env = {} if args.platform == "cpu" else {"CUDA_VISIBLE_DEVICES": str(index % 2)}
+        options = EvalOptions(platform=platform, measure=False, held_out=True, env=env)
+        return evaluate(task, folder, options)["verdict"]
+
+    with ThreadPoolExecutor(max_workers=args.warmup_jobs) as pool:
+        verdicts = list(pool.map(gates, range(len(jobs))))
+    print(f"warm-up: {len(jobs)} gates-only evaluations in {time.monotonic() - started:.0f} s: "
+          + ", ".join(f"{v} {verdicts.count(v)}" for v in sorted(set(verdicts))), flush=True)
 
 
 def main() -> None:
@@ -61,13 +99,27 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--no-warmup", dest="warmup", action="store_false",
-                        help="skip the unmeasured first run that fills the build caches")
+                        help="skip the unmeasured warm-up that fills the build caches")
+    parser.add_argument("--warmup-jobs", type=int, default=8,
+                        help="gates-only evaluations at once during the warm-up")
+    parser.add_argument("--runs", nargs="*", default=["slots-1", "slots-2"],
+                        choices=["slots-1", "slots-2"],
+                        help="which runs to make now (the other may come from --with)")
+    parser.add_argument("--with", dest="with_runs", nargs="*", default=[],
+                        help="slots-N.json of a run made earlier on this machine kind")
     args = parser.parse_args()
-    if args.warmup:
-        # Native builds and Triton's JIT are cached per machine: without a warm-up the first
-        # run would pay every compile and the second none, and the ratio would flatter 2 GPUs.
-        run("warmup", 2, argparse.Namespace(**{**vars(args), "attempts": 1}))
-    one, two = run("slots-1", 1, args), run("slots-2", 2, args)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.warmup and args.runs:
+        warm_up(args)
+    for label in args.runs:
+        record = run(label, int(label.removeprefix("slots-")), args)
+        (args.out / f"{label}.json").write_text(json.dumps(record, indent=1) + "\n")
+    found = {label: args.out / f"{label}.json" for label in ("slots-1", "slots-2")}
+    found.update({Path(f).stem: Path(f) for f in args.with_runs})
+    if not all(path.is_file() for path in found.values()):
+        print("scaling: one of slots-1/slots-2 is missing; run the other (--runs) to compare")
+        return
+    one, two = (json.loads(found[k].read_text()) for k in ("slots-1", "slots-2"))
     shared = sorted(k for k in one["speedups"]
                     if one["speedups"][k] and two["speedups"].get(k))
     deviations = {k: abs(math.log(two["speedups"][k] / one["speedups"][k])) for k in shared}
@@ -82,10 +134,10 @@ def main() -> None:
         "worst_trial": worst,
     }
     (args.out / "scaling.json").write_text(json.dumps(result, indent=2) + "\n")
-    lines = ["| run | slots | trials | correct | wall (s) | trials/hour |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| run | slots | trials | correct | wall (s) | trials/hour | trial wall median (s) |",
+             "|---|---|---|---|---|---|---|"]
     lines += [f"| {r['label']} | {r['slots']} | {r['trials']} | {r['correct']} | {r['wall_s']} "
-              f"| {r['trials_per_hour']} |" for r in (one, two)]
+              f"| {r['trials_per_hour']} | {r['trial_wall_s_median']} |" for r in (one, two)]
     lines += ["", f"throughput ratio (2 vs 1): {result['throughput_ratio']}x",
               f"per-trial speedup, 2-slot vs 1-slot run over {len(shared)} trials: median "
               f"deviation {result['speedup_deviation_median']}, worst "
