@@ -2,6 +2,8 @@
 
     python benchmarks/run_scaling.py --tasks all --attempts 2 \
         --out benchmarks/results/h200-run-scaling
+    # or in two calls (each under a time limit): --runs slots-1, then
+    # --runs slots-2 --with DIR/slots-1.json
 
 Runs the `oracle` agent twice over the same trials with the same seed: once on GPU 0 alone,
 once on GPUs 0 and 1 (on the CPU platform: one and two evaluation permits, only to try the
@@ -61,6 +63,10 @@ def run(label: str, slots: int, args: argparse.Namespace) -> dict:
                 "trial_wall_s": t.get("trial_wall_s")} for t in trials}}
 
 
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
 def warm_up(args: argparse.Namespace) -> None:
     """Gates-only evaluations of every task's baseline and solution, many at once.
 
@@ -76,16 +82,27 @@ def warm_up(args: argparse.Namespace) -> None:
     jobs = [(t, folder) for t in tasks for folder in (t.root, t.solution_dir) if folder]
     started = time.monotonic()
 
-    def gates(index: int) -> str:
+    def gates(index: int) -> dict:
         task, folder = jobs[index]
         env = {} if args.platform == "cpu" else {"CUDA_VISIBLE_DEVICES": str(index % 2)}
         options = EvalOptions(platform=platform, measure=False, held_out=True, env=env)
-        return evaluate(task, folder, options)["verdict"]
+        began = time.monotonic()
+        result = evaluate(task, folder, options)
+        return {"task": task.id, "version": "baseline" if folder == task.root else "solution",
+                "verdict": result["verdict"], "reasons": result["reasons"][:2],
+                "held_out_correct": (result.get("held_out") or {}).get("correct"),
+                "build": result.get("build"), "wall_s": round(time.monotonic() - began, 1)}
 
     with ThreadPoolExecutor(max_workers=args.warmup_jobs) as pool:
-        verdicts = list(pool.map(gates, range(len(jobs))))
+        records = list(pool.map(gates, range(len(jobs))))
+    (args.out / "warmup.json").write_text(json.dumps(records, indent=1) + "\n")
+    verdicts = [r["verdict"] for r in records]
     print(f"warm-up: {len(jobs)} gates-only evaluations in {time.monotonic() - started:.0f} s: "
           + ", ".join(f"{v} {verdicts.count(v)}" for v in sorted(set(verdicts))), flush=True)
+    for record in records:
+        if record["verdict"] != "ok":
+            print(f"  {record['task']} {record['version']}: {record['verdict']}: "
+                  f"{' | '.join(record['reasons'])[:400]}", flush=True)
 
 
 def main() -> None:
@@ -142,8 +159,16 @@ def main() -> None:
               f"per-trial speedup, 2-slot vs 1-slot run over {len(shared)} trials: median "
               f"deviation {result['speedup_deviation_median']}, worst "
               f"{result['speedup_deviation_max']} ({worst})"]
+    lines += ["", "| trial | verdict (1 / 2 GPUs) | speedup 1 GPU | speedup 2 GPUs | held-out "
+              "(oracle / baseline correct, speedup) |", "|---|---|---|---|---|"]
+    for key, rec in sorted(one["records"].items()):
+        other = two["records"].get(key, {})
+        held = rec["held_out"]
+        lines.append(f"| {key} | {rec['verdict']} / {other.get('verdict', '-')} | "
+                     f"{_fmt(rec['speedup'])} | {_fmt(other.get('speedup'))} | "
+                     f"{held['correct']} / {held['baseline_correct']}, {_fmt(held['speedup'])} |")
     (args.out / "scaling.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    print("\n".join(lines[:5]))
 
 
 if __name__ == "__main__":
