@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -101,11 +102,20 @@ def compile_only(split: Split, target: Target) -> None:
             objects, origin = [entry / n for n in expected], "cache"
         else:
             objects, origin = [], "build"
-            for (kind, tool, unit_arch), (_, short) in zip(units, versions, strict=True):
+            # The units (hipcc for gfx90a, nvcc for the translation) are independent compiler
+            # runs: side by side they take the time of the slower one.
+            with ThreadPoolExecutor(max_workers=len(units)) as pool:
+                futures = [
+                    pool.submit(_compile_unit, split, kind, tool, arch_, build_dir, declarations)
+                    for kind, tool, arch_ in units
+                ]
+            for (kind, _, unit_arch), (_, short), future in zip(
+                units, versions, futures, strict=True
+            ):
                 unit = Target("cpu", "hip" if kind == "hip" else "cuda", unit_arch, False)
                 short = f"{short}, HIP translated to CUDA" if kind == "hip2cuda" else short
                 try:
-                    objects += _compile_unit(split, kind, tool, unit_arch, build_dir, declarations)
+                    objects += future.result()
                 except compilers.CompilerFailed as failed:
                     build._record(
                         split.info(
