@@ -42,6 +42,8 @@ from agentkernelarena.platforms import get_platform  # noqa: E402
 from agentkernelarena.tasks.loader import discover_tasks, select_tasks  # noqa: E402
 
 NATIVE = ["hip2hip", "cuda2cuda", "torch2cuda", "torch2hip"]
+QUICK_TIMING = {"min_rounds": 5, "max_rounds": 20, "budget_s": 0.3, "target_rse": 0.01,
+                "warmup": 1}  # fmt: skip
 
 
 def _import(path: Path, name: str) -> ModuleType:
@@ -178,7 +180,7 @@ def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
 
 def timed(task: Any, args: argparse.Namespace, platform: str, env: dict[str, str]) -> dict:
     """A/A (unless --no-aa) and the solution against the baseline, visible and held-out."""
-    options = EvalOptions(platform=platform, seed=args.seed, env=env)
+    options = EvalOptions(platform=platform, seed=args.seed, env=env, timing=args.timing)
     row: dict[str, Any] = {"aa": evaluate(task, task.root, options) if args.aa else {}}
     if task.solution_dir:
         row["solution"] = evaluate(task, task.solution_dir, options)
@@ -213,7 +215,11 @@ def main() -> int:
                         help="skip the second (all from the cache) gates-only evaluation")
     parser.add_argument("--no-eager", dest="eager", action="store_false",
                         help="skip timing torch2* solutions against eager and torch.compile")
+    parser.add_argument("--quick", action="store_true",
+                        help="short timing loops (5-20 rounds, 0.3 s per configuration): a "
+                        "speedup to a few percent, for checking tasks rather than A/A")
     args = parser.parse_args()
+    args.timing = QUICK_TIMING if args.quick else None
 
     args.out.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="aka-native-bench-"))
@@ -231,13 +237,22 @@ def main() -> int:
         records = pool.map(lambda t: build_gpus.run(builds, t, plat.name, args.seed,
                                                     args.warm), tasks)  # fmt: skip
         built = dict(zip([t.id for t in tasks], records, strict=True))
+    (args.out / "builds.json").write_text(json.dumps({"machine": info, "builds": built}, indent=1))
     for task_id, record in built.items():
         print(f"{task_id:28s} builds: " + ", ".join(
             f"{k} {v['verdict']} {v['wall_s']}s" for k, v in record.items()), flush=True)
     # Then the timed evaluations, one per GPU at a time.
     eval_gpus = GpuPool(gpus)
+    timings_path = args.out / "timings.jsonl"  # one line per task as it finishes
+
+    def timed_and_saved(task: Any) -> dict[str, Any]:
+        record = eval_gpus.run(timed, task, args, plat.name)
+        with timings_path.open("a") as out:
+            out.write(json.dumps({"task": task.id, **record}, default=str) + "\n")
+        return record
+
     with ThreadPoolExecutor(max_workers=eval_gpus.size) as pool:
-        timings = list(pool.map(lambda t: eval_gpus.run(timed, t, args, plat.name), tasks))
+        timings = list(pool.map(timed_and_saved, tasks))
     rows: list[dict[str, Any]] = []
     for task, timing in zip(tasks, timings, strict=True):
         row: dict[str, Any] = {"task": task.id, "builds": built[task.id], **timing}

@@ -167,3 +167,19 @@ def test_same_seed_repeats_the_evaluation(scale_add_task):
     assert first["seed"] == second["seed"] == 1234
     assert [c["max_abs_err"] for c in first["configs"]] == \
         [c["max_abs_err"] for c in second["configs"]]
+
+
+def test_inputs_whose_shape_depends_on_the_seed_are_a_task_error(scale_add_task, tmp_path):
+    import shutil
+
+    from agentkernelarena.errors import TaskError
+    from agentkernelarena.tasks.loader import load_task
+
+    root = tmp_path / "scale_add"
+    shutil.copytree(scale_add_task.root, root)
+    ref = root / "reference.py"
+    text = ref.read_text().replace('config["N"], generator', 'config["N"] + seed % 2, generator')
+    ref.write_text(text)
+    task = load_task(root)
+    with pytest.raises(TaskError, match="shapes must depend on the configuration only"):
+        evaluate(task, task.root, EvalOptions(platform=PLATFORM, held_out=False))

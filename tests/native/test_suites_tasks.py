@@ -73,6 +73,10 @@ def test_reference_and_inputs_run_on_the_cpu(task: Any) -> None:
         tensors = [a for a in first if isinstance(a, torch.Tensor)]
         assert all(torch.equal(a, b) for a, b in zip(first, again, strict=True))
         assert any(not torch.equal(a, b) for a, b in zip(first, other, strict=True))
+        # The timer refills one set of input buffers from inputs of several seeds in place:
+        # every seed must give the same shapes and dtypes.
+        shapes = [(tuple(a.shape), a.dtype) for a in first if isinstance(a, torch.Tensor)]
+        assert shapes == [(tuple(a.shape), a.dtype) for a in other if isinstance(a, torch.Tensor)]
         floats = [a for a in tensors if a.is_floating_point()]
         assert floats and all(a.numel() and a.double().std() > 0 for a in floats if a.numel() > 1)
         out = reference(*first)

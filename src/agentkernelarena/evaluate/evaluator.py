@@ -149,7 +149,7 @@ def interpret(outcome: WorkerOutcome, task: Task, split: str,
                        "install it into the arena's environment (`make setup` installs what "
                        "the bundled tasks need)")
     if harness:
-        raise TaskError(f"task {task.id}: its pristine files failed to load: {harness['message']}",
+        raise TaskError(f"task {task.id} is broken (its pristine files): {harness['message']}",
                         f"run `aka tasks check {task.id}`")
     infra = outcome.first("infra_error")
     if infra:

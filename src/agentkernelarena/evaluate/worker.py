@@ -46,6 +46,10 @@ from agentkernelarena.evaluate.loading import (
 from agentkernelarena.evaluate.timing import TimingOptions, time_interleaved
 
 
+class TaskBug(Exception):
+    """The pristine task is broken in a way only evaluation reveals (not the candidate's fault)."""
+
+
 class CandidateFailure(Exception):
     """The candidate failed a gate; `kind` is the event to report."""
 
@@ -392,7 +396,18 @@ class Evaluation:
         options = TimingOptions(**self.req["timing"])
         for config in self.split["configs"]:
             name, params = config["name"], config["params"]
-            pool = [self.make_inputs(params, s) for s in self.split["timing_seeds"]]
+            seeds = self.split["timing_seeds"]
+            pool = [self.make_inputs(params, s) for s in seeds]
+            layouts = [[(tuple(a.shape), a.dtype) for a in p if isinstance(a, torch.Tensor)]
+                       for p in pool]  # fmt: skip
+            for seed, layout in zip(seeds[1:], layouts[1:], strict=True):
+                if layout != layouts[0]:
+                    raise TaskBug(
+                        f"make_inputs gives other shapes or dtypes for seed {seed} than for seed "
+                        f"{seeds[0]} on config {name}; the timer refills one set of buffers in "
+                        "place, so shapes must depend on the configuration only "
+                        "(docs/task-format.md)"
+                    )
             refs = [self.reference(p) for p in pool]
             work = _clone_args(pool[0])
             meta = self.metas[name]
@@ -462,6 +477,9 @@ def main(argv: list[str]) -> int:
                 evaluation.performance()
         except CandidateFailure as failure:
             _report(events, failure)
+        except TaskBug as bug:
+            events.emit("harness_error", message=str(bug))
+            return 3
         events.emit("split_done")
     events.split = None
     events.emit("done")
