@@ -61,7 +61,7 @@ def _timed_eval(task: Any, folder: Path, options: EvalOptions) -> dict[str, Any]
             "wall_s": round(time.monotonic() - started, 1)}  # fmt: skip
 
 
-def builds(task: Any, platform: str, seed: int, env: dict[str, str], warm: bool) -> dict[str, Any]:
+def builds(task: Any, platform: str, seed: int, warm: bool, env: dict[str, str]) -> dict[str, Any]:
     """Gates-only evaluations: cold, warm, then the solution (binding object cached).
 
     The cold one evaluates the task's own kernel as the candidate, so it also checks the
@@ -187,6 +187,22 @@ def timed(task: Any, args: argparse.Namespace, platform: str, env: dict[str, str
     return row
 
 
+def render(out: Path) -> int:
+    """results.md of a run that stopped early: every build, and the timings that finished."""
+    saved = json.loads((out / "builds.json").read_text())
+    timings = {}
+    if (out / "timings.jsonl").is_file():
+        for line in (out / "timings.jsonl").read_text().splitlines():
+            record = json.loads(line)
+            timings[record.pop("task")] = record
+    rows = [{"task": task_id, "builds": built, "aa": {}, **timings.get(task_id, {})}
+            for task_id, built in saved["builds"].items()]  # fmt: skip
+    note = {"timed": f"{len(timings)} of {len(rows)} tasks (the run stopped before the rest)"}
+    (out / "results.md").write_text(markdown(rows, saved["machine"] | note))
+    print(markdown(rows, saved["machine"] | note))
+    return 0
+
+
 def _gpus(requested: str | None) -> list[str]:
     if requested is not None:
         return [g for g in requested.split(",") if g]
@@ -215,11 +231,16 @@ def main() -> int:
                         help="skip the second (all from the cache) gates-only evaluation")
     parser.add_argument("--no-eager", dest="eager", action="store_false",
                         help="skip timing torch2* solutions against eager and torch.compile")
+    parser.add_argument("--render", action="store_true",
+                        help="only write results.md from builds.json and timings.jsonl in --out "
+                        "(a run stopped before its end)")
     parser.add_argument("--quick", action="store_true",
                         help="short timing loops (5-20 rounds, 0.3 s per configuration): a "
                         "speedup to a few percent, for checking tasks rather than A/A")
     args = parser.parse_args()
     args.timing = QUICK_TIMING if args.quick else None
+    if args.render:
+        return render(args.out)
 
     args.out.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="aka-native-bench-"))

@@ -1,0 +1,48 @@
+// Python bindings for hip2hip/fake_quant_int8 (pristine: not editable). The kernels and their
+// launcher live in kernel.hip, which includes no torch header. Written against PyTorch's CUDA
+// API: on ROCm, torch's extension builder hipifies this file (at::cuda -> HIP); on NVIDIA the
+// arena translates kernel.hip to CUDA. Checks the tensor, allocates the output, calls the
+// launcher on the current stream.
+#include <torch/extension.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAException.h>
+#include <c10/cuda/CUDAGuard.h>
+
+extern "C" {
+// Per-row symmetric int8 quantize-dequantize of a contiguous M x N matrix x into y (same
+// shape and dtype: 0 float32, 1 float16, 2 bfloat16): s = max(max_n |x[m, n]|, 1e-8) / 127,
+// y = clamp(rint(x / s), -127, 127) * s in float32. Returns a hipError_t (0: launched).
+int aka_fake_quant_int8(const void* x, void* y, int64_t M, int64_t N, int dtype, void* stream);
+}
+
+namespace {
+
+int dtype_code(const torch::Tensor& t) {
+  switch (t.scalar_type()) {
+    case torch::kFloat32: return 0;
+    case torch::kFloat16: return 1;
+    case torch::kBFloat16: return 2;
+    default: TORCH_CHECK(false, "fake_quant_int8: unsupported dtype ", t.scalar_type());
+  }
+  return -1;
+}
+
+}  // namespace
+
+torch::Tensor fake_quant_int8(torch::Tensor x) {
+  TORCH_CHECK(x.is_cuda(), "fake_quant_int8: x must be on the GPU");
+  TORCH_CHECK(x.dim() == 2 && x.is_contiguous(), "fake_quant_int8: x must be a contiguous matrix");
+  const c10::cuda::OptionalCUDAGuard guard(x.device());
+  auto y = torch::empty_like(x);
+  if (y.numel() == 0) return y;
+  const int status = aka_fake_quant_int8(x.data_ptr(), y.data_ptr(), x.size(0), x.size(1),
+                                         dtype_code(x), at::cuda::getCurrentCUDAStream().stream());
+  TORCH_CHECK(status == 0, "aka_fake_quant_int8 failed: ",
+              cudaGetErrorString(static_cast<cudaError_t>(status)));
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  return y;
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("fake_quant_int8", &fake_quant_int8, "per-row symmetric int8 quantize-dequantize");
+}
