@@ -183,3 +183,44 @@ def test_inputs_whose_shape_depends_on_the_seed_are_a_task_error(scale_add_task,
     task = load_task(root)
     with pytest.raises(TaskError, match="shapes must depend on the configuration only"):
         evaluate(task, task.root, EvalOptions(platform=PLATFORM, held_out=False))
+
+
+def _eager_baseline_task(scale_add_task, tmp_path):
+    """scale_add as a torch2triton task: the baseline is PyTorch eager (baseline.py)."""
+    import shutil
+
+    from agentkernelarena.tasks.loader import load_task
+
+    root = tmp_path / "torch2triton" / "scale_add_eager"
+    shutil.copytree(scale_add_task.root, root)
+    (root / "baseline.py").write_text(
+        "def forward(x, y, alpha):\n    return x * alpha + y\n"
+    )
+    spec = (root / "task.yaml").read_text()
+    spec = spec.replace("id: triton2triton/scale_add", "id: torch2triton/scale_add_eager")
+    spec = spec.replace("category: triton2triton", "category: torch2triton")
+    (root / "task.yaml").write_text(spec + "baseline: baseline.py:forward\n")
+    return load_task(root)
+
+
+@pytest.mark.slow
+def test_vs_compile_times_the_candidate_against_torch_compile(scale_add_task, tmp_path):
+    task = _eager_baseline_task(scale_add_task, tmp_path)
+    options = EvalOptions(platform=PLATFORM, held_out=False, vs_compile=True)
+    result = evaluate(task, task.solution_dir, options)
+    assert result["verdict"] == "ok", result["reasons"]
+    if "vs_compile_error" in result:  # no C++ compiler for inductor here: said, not fatal
+        assert result["speedup_vs_compile"] is None
+        pytest.skip(f"torch.compile unavailable: {result['vs_compile_error']}")
+    assert result["speedup_vs_compile"] is not None and result["speedup_vs_compile"] > 0
+    assert all(c["compile_ms"] > 0 and c["speedup_vs_compile"] > 0 for c in result["configs"])
+    assert result["speedup"] is not None  # the scored speedup is still against eager
+
+
+def test_vs_compile_is_off_by_default_and_for_kernel_baselines(scale_add_task, tmp_path):
+    task = _eager_baseline_task(scale_add_task, tmp_path)
+    plain = evaluate(task, task.solution_dir, EvalOptions(platform=PLATFORM, held_out=False))
+    assert plain["verdict"] == "ok" and "speedup_vs_compile" not in plain
+    kernel_baseline = evaluate(scale_add_task, scale_add_task.solution_dir,
+                               EvalOptions(platform=PLATFORM, held_out=False, vs_compile=True))
+    assert "speedup_vs_compile" not in kernel_baseline

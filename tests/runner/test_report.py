@@ -79,3 +79,19 @@ def test_agent_without_finished_trials_is_listed(tmp_path: Path):
     run = make_run(tmp_path / "r", [trial("t2t/a", "ok", 1.5)], agents=("A", "B"))
     summary = build_report(load_run(run))["summary"]
     assert summary["agents"]["B"] == {"trials": 0}
+
+
+def test_speedup_vs_compile_column_only_when_measured(tmp_path: Path):
+    from agentkernelarena.report.render import trial_table_rows
+
+    versus = trial("t2h/a", "ok", 2.0)
+    versus["evaluation"]["speedup_vs_compile"] = 1.25
+    report = build_report(load_run(make_run(tmp_path / "v", [versus, trial("t2h/b", "ok", 1.5)])))
+    by_task = {t["task"]: t for t in report["trials"]}
+    assert by_task["t2h/a"]["speedup_vs_compile"] == 1.25
+    assert by_task["t2h/b"]["speedup_vs_compile"] is None
+    headers, rows = trial_table_rows(report["trials"])
+    column = headers.index("vs torch.compile")
+    assert sorted(row[column] for row in rows) == ["-", "1.250x"]
+    plain = build_report(load_run(make_run(tmp_path / "p", [trial("t2h/b", "ok", 1.5)])))
+    assert "vs torch.compile" not in trial_table_rows(plain["trials"])[0]

@@ -46,6 +46,15 @@ def test_identity_ignores_scheduling_and_names_differences():
     assert "tasks: 1 added" in identity_diff(a, identity(one, [TASK, "x/y"], "cpu"))[0]
 
 
+def test_vs_compile_is_identity_only_when_on():
+    plain = config_from_mapping({"agents": ["noop"], "tasks": [TASK]}, "t")
+    versus = config_from_mapping({"agents": ["noop"], "tasks": [TASK], "vs_compile": True}, "t")
+    assert versus.vs_compile is True and plain.vs_compile is False
+    old = identity(plain, [TASK], "cpu")
+    assert "vs_compile" not in old  # runs recorded before the option keep their identity
+    assert identity_diff(old, identity(versus, [TASK], "cpu")) == ["vs_compile: None -> True"]
+
+
 @pytest.mark.parametrize("raw, message", [
     ({"agents": ["noop"], "tasks": [TASK], "atempts": 2}, "unknown field(s) atempts"),
     ({"agents": ["noop"], "tasks": [TASK], "attempts": 0}, "field 'attempts'"),
@@ -56,6 +65,7 @@ def test_identity_ignores_scheduling_and_names_differences():
     ({"agents": ["noop"], "tasks": [TASK], "executor": "slurm"}, "field 'executor'"),
     ({"agents": ["noop"], "tasks": [TASK], "gpus": [-1]}, "field 'gpus'"),
     ({"agents": ["noop"], "tasks": [TASK], "time_limit_s": 0}, "field 'time_limit_s'"),
+    ({"agents": ["noop"], "tasks": [TASK], "vs_compile": "yes"}, "field 'vs_compile'"),
 ])
 def test_bad_config_fields(raw, message):
     with pytest.raises(AkaError, match=message.replace("(", r"\(").replace(")", r"\)")):

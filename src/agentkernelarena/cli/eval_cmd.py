@@ -24,13 +24,15 @@ from agentkernelarena.tasks.loader import find_task
 @click.option("--seed", type=int, default=None, help="Repeat an evaluation with its recorded seed.")
 @click.option("--visible-only", is_flag=True, help="Skip the held-out configurations.")
 @click.option("--no-timing", is_flag=True, help="Compile and correctness gates only.")
+@click.option("--vs-compile", is_flag=True,
+              help="Tasks with a PyTorch baseline: also time against torch.compile of it.")
 @click.option("--feedback", "as_feedback", is_flag=True,
               help="Print what an agent's local check prints (visible results only).")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the JSON result to this file.")
 def eval_command(task_id: str, solution_dir: Path, platform: str | None,
                  tasks_dirs: tuple[Path, ...], as_json: bool, seed: int | None,
-                 visible_only: bool, no_timing: bool, as_feedback: bool,
+                 visible_only: bool, no_timing: bool, vs_compile: bool, as_feedback: bool,
                  out_file: Path | None) -> None:
     """Evaluate the editable files in --solution against task TASK_ID.
 
@@ -38,7 +40,7 @@ def eval_command(task_id: str, solution_dir: Path, platform: str | None,
     """
     task = find_task(task_id, tasks_dirs)
     options = EvalOptions(platform=platform, seed=seed, held_out=not visible_only,
-                          measure=not no_timing)
+                          measure=not no_timing, vs_compile=vs_compile)
     result = evaluate(task, solution_dir, options)
     if out_file is not None:
         out_file.write_text(json.dumps(result, indent=2))

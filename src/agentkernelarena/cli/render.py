@@ -39,7 +39,15 @@ def eval_summary(result: dict[str, Any]) -> str:
             parts.append(f"baseline {fmt_ms(config['baseline_ms'])}, "
                          f"yours {fmt_ms(config['candidate_ms'])}, "
                          f"speedup {fmt_speedup(config['speedup'])}")
+        if config.get("speedup_vs_compile") is not None:
+            parts.append(f"(torch.compile {fmt_ms(config['compile_ms'])}, "
+                         f"{fmt_speedup(config['speedup_vs_compile'])})")
         lines.append(" ".join(parts))
+    if "speedup_vs_compile" in result:
+        lines.append(f"against torch.compile of the baseline: "
+                     f"{fmt_speedup(result['speedup_vs_compile'])}"
+                     + (f" ({result['vs_compile_error']})" if result.get("vs_compile_error")
+                        else ""))
     for reason in result.get("reasons", []):
         lines.append("reason: " + reason.replace("\n", "\n  "))
     if held.get("evaluated"):

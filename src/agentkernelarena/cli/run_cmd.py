@@ -84,6 +84,9 @@ def build_config(config_file: Path | None, resume: bool, overrides: dict[str, An
               help="Seconds per trial [each task's, 3600].")
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), help="[auto]")
 @click.option("--seed", type=int, help="The run's seed (evaluation seeds derive from it).")
+@click.option("--vs-compile", is_flag=True, default=None,
+              help="Tasks with a PyTorch baseline: also time final solutions against "
+                   "torch.compile of it (speedup_vs_compile; not scored).")
 @click.option("--concurrency", type=click.IntRange(1),
               help="Trials at once (agents working) [one per evaluation slot].")
 @click.option("--eval-concurrency", type=click.IntRange(1),
@@ -99,7 +102,8 @@ def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: t
                 tasks: tuple[str, ...], attempts: int | None, platform: str | None,
                 out: Path | None, resume: bool, retry_errors: bool, label: str | None,
                 max_iterations: int | None, time_limit_s: float | None, sandbox: str | None,
-                seed: int | None, concurrency: int | None, eval_concurrency: int | None,
+                seed: int | None, vs_compile: bool | None, concurrency: int | None,
+                eval_concurrency: int | None,
                 gpus_text: str | None, tasks_dirs: tuple[Path, ...], executor: str | None,
                 ray_address: str | None, progress: str, dry_run: bool) -> None:
     """Run agents on tasks, several attempts each, into one run folder.
@@ -116,7 +120,8 @@ def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: t
     overrides = _overrides(agents, agent_args, tasks=tasks, attempts=attempts,
                            platform=platform, out=out, label=label,
                            max_iterations=max_iterations, time_limit_s=time_limit_s,
-                           sandbox=sandbox, seed=seed, concurrency=concurrency,
+                           sandbox=sandbox, seed=seed, vs_compile=vs_compile,
+                           concurrency=concurrency,
                            eval_concurrency=eval_concurrency, gpus=_gpus(gpus_text),
                            tasks_dirs=tasks_dirs, executor=executor, ray_address=ray_address)
     config = build_config(config_file, resume, overrides)

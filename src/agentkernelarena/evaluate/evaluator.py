@@ -46,6 +46,9 @@ class EvalOptions:
     env: dict[str, str] | None = None
     # Overrides for the timing loop (tests and the A/A benchmark use them).
     timing: dict[str, Any] | None = None
+    # Tasks with a PyTorch baseline (torch2*): also time the candidate against
+    # torch.compile(baseline) on the visible configurations (speedup_vs_compile; not scored).
+    vs_compile: bool = False
 
 
 def default_timing(platform: Platform) -> dict[str, Any]:
@@ -110,6 +113,7 @@ def _request(task: Task, splits: list[str], root: Path, platform: Platform, base
         "sanity": options.sanity,
         "policy": policy_for(task),
         "guards": options.guards,
+        "vs_compile": options.vs_compile and task.baseline is not None,
     }
 
 
@@ -168,11 +172,12 @@ def interpret(outcome: WorkerOutcome, task: Task, split: str,
     configs: dict[str, dict[str, Any]] = {}
     for event in events:
         kind = event["event"]
-        if kind in ("config_correct", "config_incorrect", "config_timing"):
+        if kind in ("config_correct", "config_incorrect", "config_timing",
+                    "config_timing_compile"):
             record = configs.setdefault(event["config"], {"name": event["config"]})
             record.update({k: v for k, v in event.items()
                            if k not in ("event", "config", "split", "t", "message")})
-            if kind != "config_timing":
+            if kind in ("config_correct", "config_incorrect"):
                 record["correct"] = kind == "config_correct"
     reasons: list[str] = []
     if (failure := outcome.first("compile_error")) is not None:
@@ -201,6 +206,8 @@ def interpret(outcome: WorkerOutcome, task: Task, split: str,
     correct = verdict == "ok"
     speedups = [c["speedup"] for c in configs.values() if c.get("speedup") is not None]
     timed = correct and speedups and len(speedups) == len(configs)
+    versus = [c["speedup_vs_compile"] for c in configs.values() if "speedup_vs_compile" in c]
+    versus_error = outcome.first("vs_compile_error")
     phase_times = [e["t"] for e in events if "t" in e]
     return {
         "verdict": verdict,
@@ -208,6 +215,11 @@ def interpret(outcome: WorkerOutcome, task: Task, split: str,
         "correct": correct,
         "speedup": geometric_mean(speedups) if timed else None,
         "speedup_arith": arithmetic_mean(speedups) if timed else None,
+        # Only with EvalOptions(vs_compile=True), for tasks whose baseline is PyTorch.
+        **({"speedup_vs_compile": geometric_mean(versus)
+            if timed and len(versus) == len(configs) else None}
+           if versus or versus_error else {}),  # fmt: skip
+        **({"vs_compile_error": versus_error["message"]} if versus_error else {}),
         "reasons": reasons,
         "configs": list(configs.values()),
         "wall_s": round(max(phase_times) - min(phase_times), 3) if phase_times else 0.0,

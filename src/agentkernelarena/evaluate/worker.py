@@ -275,6 +275,28 @@ class Evaluation:
                 raise
             return
         self.baseline_fn = get_function(baseline, base["function"], base["file"])
+        self.compiled_baseline = self._compile_baseline() if self.req.get("vs_compile") else None
+
+    def _compile_baseline(self) -> Any:
+        """torch.compile of a PyTorch baseline, compiled for every visible configuration now.
+
+        Now, before the tamper watch's snapshot and before the candidate exists: compiling
+        later would change torch's state under the watch, and the candidate could reach it.
+        dynamic=False and a warm call per configuration mean no recompiles while timing.
+        A failure is reported, not fatal: the comparison is extra information."""
+        visible = next((s for s in self.req["splits"] if s["split"] == "visible"), None)
+        if visible is None:
+            return None
+        try:
+            compiled = torch.compile(self.baseline_fn, dynamic=False)
+            for config in visible["configs"]:
+                compiled(*self.make_inputs(config["params"], visible["seeds"][0]))
+            _sync(self.device)
+        except Exception as exc:  # inductor missing a compiler, an unsupported op, ...
+            message = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:500]
+            self.events.emit("vs_compile_error", message=message)
+            return None
+        return compiled
 
     def compile_gate(self) -> None:
         """Import the candidate and run it once: imports, native builds and JIT all happen here."""
@@ -438,6 +460,15 @@ class Evaluation:
             self.events.emit("config_timing", config=name, baseline_ms=result.baseline_ms,
                              candidate_ms=result.candidate_ms, speedup=result.speedup,
                              rounds=result.rounds, rse=result.rse)
+            if self.compiled_baseline is not None and self.split["split"] == "visible":
+                # The same interleaved timing against torch.compile of the baseline (trusted
+                # harness code, called directly); informational, never part of the score.
+                versus = time_interleaved(self.compiled_baseline, candidate, work, refill,
+                                          len(pool), verify, self.device, options)
+                self.check_tampering(f"timing config {name} against torch.compile")
+                self.events.emit("config_timing_compile", config=name,
+                                 compile_ms=versus.baseline_ms,
+                                 speedup_vs_compile=versus.speedup)
             del pool, refs, work
 
 

@@ -73,6 +73,7 @@ def trial_row(record: dict[str, Any]) -> dict[str, Any]:
         "correct": bool(record.get("correct")),
         "speedup": record.get("speedup"),
         "speedup_arith": evaluation.get("speedup_arith"),
+        "speedup_vs_compile": evaluation.get("speedup_vs_compile"),
         "score": float(record.get("score") or 0.0),
         "held_out": held_out_summary(held),
         "seed": evaluation.get("seed"),

@@ -79,14 +79,18 @@ def generalization_rows(summary: dict[str, Any]) -> Rows:
 
 
 def trial_table_rows(trials: list[dict[str, Any]]) -> Rows:
-    headers = ["trial", "verdict", "speedup", "held-out", "quadrant", "score", "agent time"]
+    versus = any(t.get("speedup_vs_compile") is not None for t in trials)
+    headers = ["trial", "verdict", "speedup", *(["vs torch.compile"] if versus else []),
+               "held-out", "quadrant", "score", "agent time"]
     rows = []
     for t in trials:
         held = t["held_out"]
         held_text = "-" if not held["evaluated"] else (
             f"{'ok' if held['correct'] else 'FAIL'} {fmt_speedup(held['speedup'])}")
         rows.append([f"{t['agent']} {t['task']} #{t['attempt']}", t["verdict"] or "-",
-                     fmt_speedup(t["speedup"]), held_text, held["quadrant"] or "-",
+                     fmt_speedup(t["speedup"]),
+                     *([fmt_speedup(t.get("speedup_vs_compile"))] if versus else []),
+                     held_text, held["quadrant"] or "-",
                      num(t["score"]), f"{num(t['agent_wall_s'], 0)} s"])
     return headers, rows
 
@@ -154,7 +158,8 @@ def to_markdown(report: dict[str, Any], with_trials: bool = True) -> str:
 
 
 CSV_COLUMNS = ["id", "task", "category", "agent", "agent_name", "attempt", "status", "verdict",
-               "compiled", "correct", "speedup", "speedup_arith", "score", "held_out_evaluated",
+               "compiled", "correct", "speedup", "speedup_arith", "speedup_vs_compile", "score",
+               "held_out_evaluated",
                "held_out_verdict", "held_out_correct", "held_out_speedup", "held_out_quadrant",
                "held_out_baseline_correct", "seed", "agent_failure", "timed_out",
                "agent_wall_s", "trial_wall_s", "turns", "tokens_in", "tokens_out",

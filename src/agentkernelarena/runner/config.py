@@ -27,7 +27,7 @@ SANDBOX_MODES = ("auto", "required", "off")
 LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 # Fields that decide what the results mean (compared on --resume); the rest only schedule.
 IDENTITY = ("agents", "task_ids", "attempts", "platform", "max_iterations", "time_limit_s",
-            "sandbox", "seed", "label", "timing")
+            "sandbox", "seed", "label", "timing", "vs_compile")
 
 
 @dataclass
@@ -43,6 +43,7 @@ class RunConfig:
     seed: int | None = None  # None: drawn once per run and recorded in the manifest
     label: str | None = None
     timing: dict[str, Any] | None = None  # evaluation timing overrides (quick runs, tests)
+    vs_compile: bool = False  # torch2* tasks: also time final solutions against torch.compile
     out: Path | None = None
     # Scheduling: may differ between sessions of one run.
     concurrency: int | None = None  # trials at once (agents working); default: evaluation slots
@@ -154,6 +155,10 @@ def config_from_mapping(raw: dict[str, Any], source: str, base: Path | None = No
             if isinstance(value, bool) or not isinstance(value, int):
                 raise _fail(source, name, f"expected an integer, got {value!r}")
             config.seed = value
+        elif name == "vs_compile":
+            if not isinstance(value, bool):
+                raise _fail(source, name, f"expected true or false, got {value!r}")
+            config.vs_compile = value
         elif name == "timing":
             if not isinstance(value, dict):
                 raise _fail(source, name, "expected a mapping of timing overrides")
@@ -238,6 +243,8 @@ def identity(config: RunConfig, task_ids: list[str], platform: str) -> dict[str,
         "seed": config.seed,
         "label": config.label,
         "timing": config.timing,
+        # Only when on, so that runs made before the option existed keep their identity.
+        **({"vs_compile": True} if config.vs_compile else {}),
     }
 
 

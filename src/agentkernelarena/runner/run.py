@@ -99,6 +99,7 @@ def trial_options(plan: RunPlan, key: TrialKey,
     return TrialOptions(max_iterations=config.max_iterations, time_limit_s=config.time_limit_s,
                         platform=plan.platform.name, sandbox=config.sandbox,
                         seed=plan.trial_seed(key), attempt=key.attempt, timing=config.timing,
+                        vs_compile=config.vs_compile,
                         evaluator=evaluator, hidden=(plan.out,))
 
 

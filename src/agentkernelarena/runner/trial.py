@@ -70,6 +70,7 @@ class TrialOptions:
     seed: int | None = None  # the final evaluation's seed (None: drawn)
     attempt: int = 0
     timing: dict[str, Any] | None = None  # evaluation timing overrides (tests)
+    vs_compile: bool = False  # final evaluation: also time against torch.compile(baseline)
     prompt_dir: Path = PROMPTS
     # Runs every evaluation of the trial (local checks and the final one); a GPU pool wraps
     # `evaluate` here to hold its device while one runs (DESIGN.md §10: one per GPU at a time).
@@ -129,7 +130,8 @@ def _final_evaluation(task: Task, workspace: Path, options: TrialOptions) -> dic
                               "the workspace holds none of the editable files "
                               f"({', '.join(task.editable)}) at the end of the trial")
     return options.evaluator(task, workspace, EvalOptions(
-        platform=options.platform, seed=options.seed, held_out=True, timing=options.timing))
+        platform=options.platform, seed=options.seed, held_out=True, timing=options.timing,
+        vs_compile=options.vs_compile))
 
 
 def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_dir: Path,
