@@ -7,8 +7,8 @@ What it shows, on a GPU (an H200 for the recorded results):
   object already cached (kernel only) -- the split build's point;
 - timing: the baseline against itself (A/A, should be 1.000) and the solution against the
   baseline, visible and held-out, through the arena's evaluator;
-- torch2* tasks: the solution against PyTorch eager (baseline.py) and torch.compile of it, on
-  the visible configurations, timed here with the arena's interleaved timer.
+- torch2* tasks: the arena's baseline is PyTorch eager (baseline.py); the solution is also
+  timed against torch.compile of it (the evaluator's vs_compile option, visible configurations).
 
     PYTHONPATH=src python3 benchmarks/native_suite.py --out benchmarks/results/h200-native
     PYTHONPATH=src python3 benchmarks/native_suite.py --tasks hip2hip/transpose --out /tmp/x
@@ -20,7 +20,6 @@ the build cache (default: a fresh temporary one, so that the first build is real
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import queue
@@ -29,7 +28,6 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,21 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from triton_suite import _fmt, _held, machine_info  # noqa: E402
 
 from agentkernelarena.evaluate import EvalOptions, evaluate  # noqa: E402
-from agentkernelarena.evaluate.evaldir import build_candidate  # noqa: E402
 from agentkernelarena.platforms import get_platform  # noqa: E402
 from agentkernelarena.tasks.loader import discover_tasks, select_tasks  # noqa: E402
 
 NATIVE = ["hip2hip", "cuda2cuda", "torch2cuda", "torch2hip"]
 QUICK_TIMING = {"min_rounds": 5, "max_rounds": 20, "budget_s": 0.3, "target_rse": 0.01,
                 "warmup": 1}  # fmt: skip
-
-
-def _import(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _timed_eval(task: Any, folder: Path, options: EvalOptions) -> dict[str, Any]:
@@ -92,55 +81,6 @@ class GpuPool:
             self.free.put(gpu)
 
 
-def versus_eager(task: Any, seed: int, work: Path) -> dict[str, Any]:
-    """torch2* tasks: the solution against eager PyTorch and torch.compile, per visible config."""
-    import torch
-
-    from agentkernelarena.evaluate.timing import TimingOptions, time_interleaved
-
-    build_candidate(task, task.solution_dir, work / "solution")
-    solution = _import(work / "solution" / task.entry.file, f"aka_bench_{work.name}").forward
-    eager = _import(task.root / "baseline.py", f"aka_eager_{work.name}").forward
-    ref_module = _import(task.root / task.reference.file, f"aka_ref_{work.name}")
-    make_inputs = getattr(ref_module, task.inputs.function)
-    reference = getattr(ref_module, task.reference.function)
-    try:
-        compiled: Any = torch.compile(eager, dynamic=False)
-        compile_error = None
-    except Exception as exc:  # torch.compile unavailable here: report, keep going
-        compiled, compile_error = None, f"{type(exc).__name__}: {exc}"
-    options = TimingOptions(min_rounds=20, max_rounds=200, budget_s=2.0, warmup=3)
-    rows = []
-    for config in task.visible:
-        args = make_inputs(config.params, seed, "cuda")
-        ref = reference(*(a.double() if a.is_floating_point() else a for a in args))
-        out = solution(*args)
-        tol = task.tolerance[str(out.dtype).removeprefix("torch.")]
-        close = torch.allclose(out.double(), ref, atol=tol.atol, rtol=tol.rtol)
-        row: dict[str, Any] = {"config": config.name, "solution_correct": bool(close)}
-        contenders = {"eager": eager, "compile": compiled}
-        for label, fn in contenders.items():
-            if fn is None:
-                row[label] = {"error": compile_error}
-                continue
-            try:
-                timing = time_interleaved(fn, solution, args, lambda k: None, 1,
-                                          lambda out, k, full: None, "cuda", options)  # fmt: skip
-                row[label] = {"ms": timing.baseline_ms, "solution_ms": timing.candidate_ms,
-                              "speedup": timing.speedup}  # fmt: skip
-            except Exception as exc:  # torch.compile may fail at the first call
-                row[label] = {"error": f"{type(exc).__name__}: {exc}"[:300]}
-        rows.append(row)
-    return {"configs": rows}
-
-
-def _geomean(values: list[float]) -> float | None:
-    import math
-
-    values = [v for v in values if v and v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
-
-
 def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
     lines = [
         "# Native suite: builds, A/A, solutions, eager",
@@ -156,31 +96,28 @@ def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
         "(baseline.py), so the A/A column is the starting skeleton kernel against eager and "
         "`solution` the oracle against eager; baseline correct = the task's own kernel passed "
         "the gates (the cold build); "
-        "the eager and compile columns time the oracle against baseline.py and "
-        "torch.compile(baseline.py) here.",
+"vs compile = the oracle against torch.compile(baseline.py) (torch2* only).",
         "",
         "| task | baseline correct | build cold s | warm s | solution s | A/A | A/A held-out "
-        "| solution | sol. held-out | solution verdict | vs eager | vs compile |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| solution | sol. held-out | solution verdict | vs compile |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         b, aa, sol = row["builds"], row["aa"], row.get("solution") or {}
-        eager = row.get("eager", {}).get("configs", [])
-        vs = {k: _geomean([c[k].get("speedup") for c in eager if "speedup" in c.get(k, {})])
-              for k in ("eager", "compile")}  # fmt: skip
         lines.append(
             f"| {row['task']} | {b['cold']['verdict']} | {b['cold']['wall_s']} | "
             f"{b.get('warm', {}).get('wall_s', '-')} | {b.get('solution', {}).get('wall_s', '-')} "
             f"| {_fmt(aa.get('speedup')) if aa else '-'} | {_held(aa) if aa else '-'} | "
             f"{_fmt(sol.get('speedup'))} | {_held(sol) if sol else '-'} | "
-            f"{sol.get('verdict', '-')} | {_fmt(vs['eager'])} | {_fmt(vs['compile'])} |"
+            f"{sol.get('verdict', '-')} | {_fmt(sol.get('speedup_vs_compile'))} |"
         )
     return "\n".join(lines) + "\n"
 
 
 def timed(task: Any, args: argparse.Namespace, platform: str, env: dict[str, str]) -> dict:
     """A/A (unless --no-aa) and the solution against the baseline, visible and held-out."""
-    options = EvalOptions(platform=platform, seed=args.seed, env=env, timing=args.timing)
+    options = EvalOptions(platform=platform, seed=args.seed, env=env, timing=args.timing,
+                          vs_compile=args.vs_compile)
     row: dict[str, Any] = {"aa": evaluate(task, task.root, options) if args.aa else {}}
     if task.solution_dir:
         row["solution"] = evaluate(task, task.solution_dir, options)
@@ -229,8 +166,8 @@ def main() -> int:
                         help="skip the baseline-against-itself evaluation")
     parser.add_argument("--no-warm", dest="warm", action="store_false",
                         help="skip the second (all from the cache) gates-only evaluation")
-    parser.add_argument("--no-eager", dest="eager", action="store_false",
-                        help="skip timing torch2* solutions against eager and torch.compile")
+    parser.add_argument("--no-compile", dest="vs_compile", action="store_false",
+                        help="skip timing torch2* solutions against torch.compile")
     parser.add_argument("--render", action="store_true",
                         help="only write results.md from builds.json and timings.jsonl in --out "
                         "(a run stopped before its end)")
@@ -277,12 +214,6 @@ def main() -> int:
     rows: list[dict[str, Any]] = []
     for task, timing in zip(tasks, timings, strict=True):
         row: dict[str, Any] = {"task": task.id, "builds": built[task.id], **timing}
-        if args.eager and task.solution_dir and task.category.startswith("torch2") \
-                and plat.name != "cpu":  # fmt: skip
-            try:
-                row["eager"] = versus_eager(task, args.seed, scratch / task.name)
-            except Exception as exc:  # keep the rest of the suite going
-                row["eager"] = {"error": f"{type(exc).__name__}: {exc}"[:500], "configs": []}
         rows.append(row)
         aa, sol = row["aa"], row.get("solution") or {}
         print(f"{task.id:28s} build {row['builds']['cold']['wall_s']}s "
