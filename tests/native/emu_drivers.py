@@ -15,28 +15,32 @@ Launchers = dict[str, Callable[..., int]]
 DTYPE = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}
 
 
-def _ok(status: int, what: str) -> None:
+def check_status(status: int, what: str) -> None:
     assert status == 0, f"{what} returned error {status}"
 
 
 def softmax(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     y = torch.empty_like(x)
-    _ok(launch["aka_softmax_forward"](x.data_ptr(), y.data_ptr(), x.shape[0], x.shape[1],
+    check_status(launch["aka_softmax_forward"](x.data_ptr(), y.data_ptr(), x.shape[0], x.shape[1],
                                       DTYPE[x.dtype], None), "aka_softmax_forward")  # fmt: skip
     return y
 
 
 def sgemm(launch: Launchers, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     c = torch.empty(a.shape[0], b.shape[1], dtype=a.dtype)
-    _ok(launch["aka_sgemm"](a.data_ptr(), b.data_ptr(), c.data_ptr(), a.shape[0], b.shape[1],
-                            a.shape[1], None), "aka_sgemm")  # fmt: skip
+    status = launch["aka_sgemm"](
+        a.data_ptr(), b.data_ptr(), c.data_ptr(), a.shape[0], b.shape[1], a.shape[1], None
+    )
+    check_status(status, "aka_sgemm")
     return c
 
 
 def logsumexp(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     out = torch.empty(x.shape[0], dtype=torch.float32)
-    _ok(launch["aka_logsumexp_forward"](x.data_ptr(), out.data_ptr(), x.shape[0], x.shape[1],
-                                        DTYPE[x.dtype], None), "aka_logsumexp_forward")  # fmt: skip
+    status = launch["aka_logsumexp_forward"](
+        x.data_ptr(), out.data_ptr(), x.shape[0], x.shape[1], DTYPE[x.dtype], None
+    )
+    check_status(status, "aka_logsumexp_forward")
     return out
 
 
@@ -45,7 +49,7 @@ def transpose(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     status = launch["aka_transpose"](
         x.data_ptr(), y.data_ptr(), x.shape[0], x.shape[1], x.element_size(), None
     )
-    _ok(status, "aka_transpose")
+    check_status(status, "aka_transpose")
     return y
 
 
@@ -53,7 +57,7 @@ def silu_mul(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     M, N = x.shape[0], x.shape[1] // 2
     out = torch.empty(M, N, dtype=x.dtype)
     status = launch["aka_silu_mul"](x.data_ptr(), out.data_ptr(), M, N, DTYPE[x.dtype], None)
-    _ok(status, "aka_silu_mul")
+    check_status(status, "aka_silu_mul")
     return out
 
 
@@ -63,7 +67,7 @@ def rmsnorm(launch: Launchers, x: torch.Tensor, w: torch.Tensor) -> torch.Tensor
     status = launch["aka_rmsnorm_forward"](
         x.data_ptr(), w.data_ptr(), y.data_ptr(), M, N, 1e-6, DTYPE[x.dtype], None
     )
-    _ok(status, "aka_rmsnorm_forward")
+    check_status(status, "aka_rmsnorm_forward")
     return y
 
 
@@ -73,7 +77,7 @@ def masked_mean(launch: Launchers, x: torch.Tensor, mask: torch.Tensor) -> torch
     status = launch["aka_masked_mean"](
         x.data_ptr(), mask.data_ptr(), y.data_ptr(), B, S, D, DTYPE[x.dtype], None
     )
-    _ok(status, "aka_masked_mean")
+    check_status(status, "aka_masked_mean")
     return y
 
 

@@ -10,13 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import torch
-
-Launchers = dict[str, Callable[..., int]]
-DTYPE = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}
-
-
-def _ok(status: int, what: str) -> None:
-    assert status == 0, f"{what} returned error {status}"
+from emu_drivers import DTYPE, Launchers, check_status
 
 
 def layernorm(launch: Launchers, x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -25,7 +19,7 @@ def layernorm(launch: Launchers, x: torch.Tensor, w: torch.Tensor, b: torch.Tens
     status = launch["aka_layernorm_forward"](
         x.data_ptr(), w.data_ptr(), b.data_ptr(), y.data_ptr(), M, N, 1e-5, DTYPE[x.dtype], None
     )
-    _ok(status, "aka_layernorm_forward")
+    check_status(status, "aka_layernorm_forward")
     return y
 
 
@@ -34,7 +28,7 @@ def gemv(launch: Launchers, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     status = launch["aka_gemv"](
         a.data_ptr(), x.data_ptr(), y.data_ptr(), a.shape[0], a.shape[1], DTYPE[a.dtype], None
     )
-    _ok(status, "aka_gemv")
+    check_status(status, "aka_gemv")
     return y
 
 
@@ -42,7 +36,7 @@ def cumsum(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     y = torch.empty_like(x)
     status = launch["aka_cumsum"](x.data_ptr(), y.data_ptr(), x.shape[0], x.shape[1],
                                   DTYPE[x.dtype], None)  # fmt: skip
-    _ok(status, "aka_cumsum")
+    check_status(status, "aka_cumsum")
     return y
 
 
@@ -51,7 +45,7 @@ def histogram(launch: Launchers, x: torch.Tensor, edges: torch.Tensor) -> torch.
     counts = torch.zeros(B, dtype=torch.int32)
     status = launch["aka_histogram"](x.data_ptr(), edges.data_ptr(), counts.data_ptr(),
                                      x.shape[0], B, None)  # fmt: skip
-    _ok(status, "aka_histogram")
+    check_status(status, "aka_histogram")
     return counts
 
 
@@ -61,7 +55,7 @@ def depthwise_conv2d(launch: Launchers, x: torch.Tensor, w: torch.Tensor) -> tor
     status = launch["aka_depthwise_conv2d"](
         x.data_ptr(), w.data_ptr(), y.data_ptr(), N, C, H, W, w.shape[-1], DTYPE[x.dtype], None
     )
-    _ok(status, "aka_depthwise_conv2d")
+    check_status(status, "aka_depthwise_conv2d")
     return y
 
 
@@ -76,7 +70,7 @@ def embedding_bag_sum(
         weight.data_ptr(), indices.data_ptr(), offsets.data_ptr(), out.data_ptr(), V, D, L, B,
         DTYPE[weight.dtype], None,
     )  # fmt: skip
-    _ok(status, "aka_embedding_bag_sum")
+    check_status(status, "aka_embedding_bag_sum")
     return out
 
 

@@ -10,13 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import torch
-
-Launchers = dict[str, Callable[..., int]]
-DTYPE = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}
-
-
-def _ok(status: int, what: str) -> None:
-    assert status == 0, f"{what} returned error {status}"
+from emu_drivers import DTYPE, Launchers, check_status
 
 
 def layernorm(launch: Launchers, x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -25,7 +19,7 @@ def layernorm(launch: Launchers, x: torch.Tensor, w: torch.Tensor, b: torch.Tens
     status = launch["aka_layernorm_forward"](
         x.data_ptr(), w.data_ptr(), b.data_ptr(), y.data_ptr(), M, N, 1e-5, DTYPE[x.dtype], None
     )
-    _ok(status, "aka_layernorm_forward")
+    check_status(status, "aka_layernorm_forward")
     return y
 
 
@@ -33,7 +27,7 @@ def softmax(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     y = torch.empty_like(x)
     M, N = x.shape
     status = launch["aka_softmax_rows"](x.data_ptr(), y.data_ptr(), M, N, DTYPE[x.dtype], None)
-    _ok(status, "aka_softmax_rows")
+    check_status(status, "aka_softmax_rows")
     return y
 
 
@@ -43,7 +37,7 @@ def rope(launch: Launchers, q: torch.Tensor, cos: torch.Tensor, sin: torch.Tenso
     status = launch["aka_rope_forward"](
         q.data_ptr(), cos.data_ptr(), sin.data_ptr(), out.data_ptr(), T, H, D, DTYPE[q.dtype], None
     )
-    _ok(status, "aka_rope_forward")
+    check_status(status, "aka_rope_forward")
     return out
 
 
@@ -51,7 +45,7 @@ def cumsum(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     y = torch.empty_like(x)
     M, N = x.shape
     status = launch["aka_cumsum_rows"](x.data_ptr(), y.data_ptr(), M, N, DTYPE[x.dtype], None)
-    _ok(status, "aka_cumsum_rows")
+    check_status(status, "aka_cumsum_rows")
     return y
 
 
@@ -63,7 +57,7 @@ def histogram(
         idx.data_ptr(), w.data_ptr(), hist.data_ptr(), out.data_ptr(), idx.shape[0], out.shape[0],
         None,
     )  # fmt: skip
-    _ok(status, "aka_histogram_add")
+    check_status(status, "aka_histogram_add")
     return out
 
 
@@ -74,7 +68,7 @@ def gemm(launch: Launchers, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     status = launch["aka_gemm"](
         a.data_ptr(), b.data_ptr(), c.data_ptr(), M, N, K, DTYPE[a.dtype], None
     )
-    _ok(status, "aka_gemm")
+    check_status(status, "aka_gemm")
     return c
 
 
@@ -88,7 +82,7 @@ def embedding_bag_sum(
         table.data_ptr(), indices.data_ptr(), offsets.data_ptr(), out.data_ptr(), B, D, V,
         DTYPE[table.dtype], None,
     )  # fmt: skip
-    _ok(status, "aka_embedding_bag_sum")
+    check_status(status, "aka_embedding_bag_sum")
     return out
 
 
@@ -101,7 +95,7 @@ def depthwise_conv1d(
         x.data_ptr(), weight.data_ptr(), bias.data_ptr(), out.data_ptr(), Bt, C, L,
         weight.shape[1], DTYPE[x.dtype], None,
     )  # fmt: skip
-    _ok(status, "aka_causal_conv1d")
+    check_status(status, "aka_causal_conv1d")
     return out
 
 
@@ -109,7 +103,7 @@ def fake_quant_int8(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     y = torch.empty_like(x)
     M, N = x.shape
     status = launch["aka_fake_quant_int8"](x.data_ptr(), y.data_ptr(), M, N, DTYPE[x.dtype], None)
-    _ok(status, "aka_fake_quant_int8")
+    check_status(status, "aka_fake_quant_int8")
     return y
 
 

@@ -11,13 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import torch
-
-Launchers = dict[str, Callable[..., int]]
-DTYPE = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}
-
-
-def _ok(status: int, what: str) -> None:
-    assert status == 0, f"{what} returned error {status}"
+from emu_drivers import DTYPE, Launchers, check_status
 
 
 def layernorm(launch: Launchers, x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -26,7 +20,7 @@ def layernorm(launch: Launchers, x: torch.Tensor, w: torch.Tensor, b: torch.Tens
     status = launch["aka_layernorm_forward"](
         x.data_ptr(), w.data_ptr(), b.data_ptr(), y.data_ptr(), M, N, 1e-5, DTYPE[x.dtype], None
     )
-    _ok(status, "aka_layernorm_forward")
+    check_status(status, "aka_layernorm_forward")
     return y
 
 
@@ -36,7 +30,7 @@ def log_softmax(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     status = launch["aka_log_softmax_forward"](
         x.data_ptr(), y.data_ptr(), M, N, DTYPE[x.dtype], None
     )
-    _ok(status, "aka_log_softmax_forward")
+    check_status(status, "aka_log_softmax_forward")
     return y
 
 
@@ -46,7 +40,7 @@ def cosine_similarity(launch: Launchers, a: torch.Tensor, b: torch.Tensor) -> to
     status = launch["aka_cosine_similarity"](
         a.data_ptr(), b.data_ptr(), out.data_ptr(), M, N, 1e-8, DTYPE[a.dtype], None
     )
-    _ok(status, "aka_cosine_similarity")
+    check_status(status, "aka_cosine_similarity")
     return out
 
 
@@ -56,7 +50,7 @@ def kl_div_rows(launch: Launchers, logits: torch.Tensor, target: torch.Tensor) -
     status = launch["aka_kl_div_rows"](
         logits.data_ptr(), target.data_ptr(), out.data_ptr(), M, N, DTYPE[logits.dtype], None
     )
-    _ok(status, "aka_kl_div_rows")
+    check_status(status, "aka_kl_div_rows")
     return out
 
 
@@ -64,7 +58,7 @@ def geglu(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     M, N = x.shape[0], x.shape[1] // 2
     out = torch.empty(M, N, dtype=x.dtype)
     status = launch["aka_geglu"](x.data_ptr(), out.data_ptr(), M, N, DTYPE[x.dtype], None)
-    _ok(status, "aka_geglu")
+    check_status(status, "aka_geglu")
     return out
 
 
@@ -76,7 +70,7 @@ def bias_gelu_residual(
     status = launch["aka_bias_gelu_residual"](
         x.data_ptr(), b.data_ptr(), residual.data_ptr(), y.data_ptr(), M, N, DTYPE[x.dtype], None
     )
-    _ok(status, "aka_bias_gelu_residual")
+    check_status(status, "aka_bias_gelu_residual")
     return y
 
 
@@ -85,7 +79,7 @@ def sigmoid_focal_loss(launch: Launchers, x: torch.Tensor, t: torch.Tensor) -> t
     status = launch["aka_sigmoid_focal_loss"](
         x.data_ptr(), t.data_ptr(), loss.data_ptr(), x.numel(), 0.25, 2.0, DTYPE[x.dtype], None
     )
-    _ok(status, "aka_sigmoid_focal_loss")
+    check_status(status, "aka_sigmoid_focal_loss")
     return loss
 
 

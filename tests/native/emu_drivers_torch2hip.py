@@ -10,13 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import torch
-
-Launchers = dict[str, Callable[..., int]]
-DTYPE = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}
-
-
-def _ok(status: int, what: str) -> None:
-    assert status == 0, f"{what} returned error {status}"
+from emu_drivers import DTYPE, Launchers, check_status
 
 
 def gelu_bias(launch: Launchers, x: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -25,7 +19,7 @@ def gelu_bias(launch: Launchers, x: torch.Tensor, b: torch.Tensor) -> torch.Tens
     status = launch["aka_gelu_bias"](
         x.data_ptr(), b.data_ptr(), y.data_ptr(), M, N, DTYPE[x.dtype], None
     )
-    _ok(status, "aka_gelu_bias")
+    check_status(status, "aka_gelu_bias")
     return y
 
 
@@ -34,7 +28,7 @@ def swiglu(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     out = torch.empty(*x.shape[:-1], N, dtype=x.dtype)
     status = launch["aka_swiglu"](x.data_ptr(), out.data_ptr(), out.numel() // N, N,
                                   DTYPE[x.dtype], None)  # fmt: skip
-    _ok(status, "aka_swiglu")
+    check_status(status, "aka_swiglu")
     return out
 
 
@@ -45,7 +39,7 @@ def add_rmsnorm(
     M, N = x.shape
     status = launch["aka_add_rmsnorm"](x.data_ptr(), residual.data_ptr(), w.data_ptr(),
                                        y.data_ptr(), M, N, 1e-6, DTYPE[x.dtype], None)  # fmt: skip
-    _ok(status, "aka_add_rmsnorm")
+    check_status(status, "aka_add_rmsnorm")
     return y
 
 
@@ -57,7 +51,7 @@ def add_layernorm(
     status = launch["aka_add_layernorm"](x.data_ptr(), residual.data_ptr(), w.data_ptr(),
                                          b.data_ptr(), y.data_ptr(), M, N, 1e-5, DTYPE[x.dtype],
                                          None)  # fmt: skip
-    _ok(status, "aka_add_layernorm")
+    check_status(status, "aka_add_layernorm")
     return y
 
 
@@ -67,7 +61,7 @@ def l2_normalize(launch: Launchers, x: torch.Tensor) -> torch.Tensor:
     status = launch["aka_l2_normalize"](
         x.data_ptr(), y.data_ptr(), M, N, 1e-12, DTYPE[x.dtype], None
     )
-    _ok(status, "aka_l2_normalize")
+    check_status(status, "aka_l2_normalize")
     return y
 
 
@@ -79,7 +73,7 @@ def scaled_masked_softmax(
     status = launch["aka_scaled_masked_softmax"](scores.data_ptr(), mask.data_ptr(), y.data_ptr(),
                                                  B, H, S, 128**-0.5, DTYPE[scores.dtype],
                                                  None)  # fmt: skip
-    _ok(status, "aka_scaled_masked_softmax")
+    check_status(status, "aka_scaled_masked_softmax")
     return y
 
 
@@ -88,7 +82,7 @@ def cross_entropy(launch: Launchers, logits: torch.Tensor, targets: torch.Tensor
     loss = torch.empty(M, dtype=logits.dtype)
     status = launch["aka_cross_entropy"](logits.data_ptr(), targets.data_ptr(), loss.data_ptr(),
                                          M, V, -100, DTYPE[logits.dtype], None)  # fmt: skip
-    _ok(status, "aka_cross_entropy")
+    check_status(status, "aka_cross_entropy")
     return loss
 
 
@@ -97,7 +91,7 @@ def rope(launch: Launchers, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tenso
     T, H, D = x.shape
     status = launch["aka_rope"](x.data_ptr(), cos.data_ptr(), sin.data_ptr(), y.data_ptr(), T, H,
                                 D, DTYPE[x.dtype], None)  # fmt: skip
-    _ok(status, "aka_rope")
+    check_status(status, "aka_rope")
     return y
 
 
@@ -109,7 +103,7 @@ def group_norm_silu(
     status = launch["aka_group_norm_silu"](x.data_ptr(), w.data_ptr(), b.data_ptr(), y.data_ptr(),
                                            N, C, H * W, 32, 1e-6, DTYPE[x.dtype],
                                            None)  # fmt: skip
-    _ok(status, "aka_group_norm_silu")
+    check_status(status, "aka_group_norm_silu")
     return y
 
 
