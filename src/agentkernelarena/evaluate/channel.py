@@ -48,25 +48,47 @@ class Events:
 
 
 
+class EventReader:
+    """Reads the channel incrementally: each poll verifies and parses only the lines written
+    since the last one (the supervisor polls every 50 ms while the worker runs)."""
+
+    def __init__(self, path: Path, key: bytes) -> None:
+        self.path = path
+        self._key = key
+        self._offset = 0
+        self._previous = b""
+        self._stopped = False
+        self.events: list[dict[str, Any]] = []
+
+    def poll(self) -> list[dict[str, Any]]:
+        """Every verified event so far. Reading stops at a line whose MAC does not chain
+        (reported once as forged) or that is not JSON; a torn last line (a killed worker, or
+        one still being written) waits for its newline."""
+        if self._stopped or not self.path.exists():
+            return self.events
+        with open(self.path, "rb") as channel:
+            channel.seek(self._offset)
+            data = channel.read()
+        end = data.rfind(b"\n")
+        if end < 0:
+            return self.events
+        self._offset += end + 1
+        for line in data[:end].split(b"\n"):
+            mac, _, payload = line.partition(b" ")
+            expected = hmac.new(self._key, self._previous + payload, hashlib.sha256)
+            if not hmac.compare_digest(mac, expected.hexdigest().encode()):
+                self.events.append({"event": "forged", "line": len(self.events) + 1})
+                self._stopped = True
+                break
+            self._previous = mac
+            try:
+                self.events.append(json.loads(payload))
+            except json.JSONDecodeError:
+                self._stopped = True
+                break
+        return self.events
+
+
 def read_events(path: Path, key: bytes) -> list[dict[str, Any]]:
-    """The verified events; reading stops at a torn last line (a killed worker), and a line whose
-    MAC does not chain is reported as forged."""
-    if not path.exists():
-        return []
-    events: list[dict[str, Any]] = []
-    previous = b""
-    # Complete lines end with a newline; what follows the last one is a torn write, ignored.
-    complete = path.read_bytes().split(b"\n")[:-1]
-    for index, line in enumerate(complete):
-        mac, _, payload = line.partition(b" ")
-        expected = hmac.new(key, previous + payload, hashlib.sha256).hexdigest().encode()
-        if not hmac.compare_digest(mac, expected):
-            events.append({"event": "forged", "line": index + 1})
-            break
-        previous = mac
-        try:
-            value = json.loads(payload)
-        except json.JSONDecodeError:
-            break
-        events.append(value)
-    return events
+    """The verified events of a whole channel (see EventReader.poll)."""
+    return EventReader(path, key).poll()

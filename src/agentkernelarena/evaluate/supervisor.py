@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentkernelarena.evaluate.channel import read_events
+from agentkernelarena.evaluate.channel import EventReader
 
 # Bytes one worker may write to any single file (a runaway log or a disk-filling candidate).
 FILE_SIZE_LIMIT = 2 << 30
@@ -107,6 +107,7 @@ def run_worker(
         argv = ["unshare", "--net", "--map-root-user", *argv] if os.geteuid() != 0 else [
             "unshare", "--net", *argv]
 
+    reader = EventReader(events_path, key)
     started = time.monotonic()
     phase_started = started
     current = "startup"
@@ -120,7 +121,7 @@ def run_worker(
         proc.stdin.close()
         while proc.poll() is None:
             time.sleep(poll_s)
-            phase = _phase_of(read_events(events_path, key))
+            phase = _phase_of(reader.poll())
             if phase != current:
                 current, phase_started = phase, time.monotonic()
             limit = deadlines.get(current.rsplit(":", 1)[-1], deadlines.get("compile", 300.0))
@@ -137,7 +138,7 @@ def run_worker(
     wall = time.monotonic() - started
     log_text = log_path.read_text(errors="replace") if log_path.exists() else ""
     return WorkerOutcome(
-        events=read_events(events_path, key),
+        events=list(reader.poll()),
         returncode=proc.returncode,
         timed_out_phase=timed_out,
         wall_s=wall,

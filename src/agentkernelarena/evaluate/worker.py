@@ -88,6 +88,21 @@ def _aliasing(out: Any, args: tuple[Any, ...], in_place: bool) -> Mismatch | Non
 
 # Exceptions of the native build layer (agentkernelarena.native) that are not compile errors:
 # compiled on a machine that cannot run it, or a toolchain missing from the machine.
+def _layout(args: tuple[Any, ...]) -> list[tuple[tuple[int, ...], Any]]:
+    return [(tuple(a.shape), a.dtype) for a in args if isinstance(a, torch.Tensor)]
+
+
+def _same_layout(first: tuple[int, list[Any]], seed: int, layout: list[Any], config: str) -> None:
+    """Inputs of every seed must have one layout: outputs are checked against one expected
+    shape, and the timer refills one set of buffers in place."""
+    if layout != first[1]:
+        raise TaskBug(
+            f"make_inputs gives other shapes or dtypes for seed {seed} than for seed {first[0]} "
+            f"on config {config}; shapes must depend on the configuration only "
+            "(docs/task-format.md)"
+        )
+
+
 def _native_load() -> Any:
     """The native build layer's last load record, if the candidate uses it (else None).
 
@@ -370,8 +385,11 @@ class Evaluation:
         check_baseline = self.split["check_baseline"]
         worst_abs = 0.0
         baseline_ok = True
+        first_layout = None
         for seed in self.split["seeds"]:
             args = self.make_inputs(params, seed)
+            first_layout = first_layout or (seed, _layout(args))
+            _same_layout(first_layout, seed, _layout(args), name)
             if name not in self.metas:
                 with torch.no_grad():
                     self.metas[name] = OutputMeta.of(self.reference_fn(*_clone_args(args)))
@@ -420,16 +438,8 @@ class Evaluation:
             name, params = config["name"], config["params"]
             seeds = self.split["timing_seeds"]
             pool = [self.make_inputs(params, s) for s in seeds]
-            layouts = [[(tuple(a.shape), a.dtype) for a in p if isinstance(a, torch.Tensor)]
-                       for p in pool]  # fmt: skip
-            for seed, layout in zip(seeds[1:], layouts[1:], strict=True):
-                if layout != layouts[0]:
-                    raise TaskBug(
-                        f"make_inputs gives other shapes or dtypes for seed {seed} than for seed "
-                        f"{seeds[0]} on config {name}; the timer refills one set of buffers in "
-                        "place, so shapes must depend on the configuration only "
-                        "(docs/task-format.md)"
-                    )
+            for seed, inputs in zip(seeds, pool, strict=True):
+                _same_layout((seeds[0], _layout(pool[0])), seed, _layout(inputs), name)
             refs = [self.reference(p) for p in pool]
             work = _clone_args(pool[0])
             meta = self.metas[name]
