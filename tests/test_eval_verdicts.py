@@ -203,7 +203,6 @@ def _eager_baseline_task(scale_add_task, tmp_path):
     return load_task(root)
 
 
-@pytest.mark.slow
 def test_vs_compile_times_the_candidate_against_torch_compile(scale_add_task, tmp_path):
     task = _eager_baseline_task(scale_add_task, tmp_path)
     options = EvalOptions(platform=PLATFORM, held_out=False, vs_compile=True)
