@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The evaluator's verdict tests and the red-team suite, run on a GPU (the CI runs them on the
-# CPU). Usage: benchmarks/gpu_tests.sh OUT_DIR
+# The evaluator's verdict tests, the red-team suite and the broken native candidates (device
+# fault, deadlock, build cache), run on a GPU (the CI runs what it can of them on the CPU). Usage: benchmarks/gpu_tests.sh OUT_DIR
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: benchmarks/gpu_tests.sh OUT_DIR}
@@ -10,5 +10,5 @@ mkdir -p "$out"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/# gpu: /'
   python3 -c 'import torch, triton, sys; print("# python", sys.version.split()[0], "torch", torch.__version__, "triton", triton.__version__)'
   AKA_TEST_PLATFORM=cuda PYTHONPATH=src python3 -m pytest -p no:cacheprovider -q -rA \
-    tests/redteam tests/test_eval_verdicts.py 2>&1
+    tests/redteam tests/test_eval_verdicts.py tests/native/test_native_verdicts.py 2>&1
 } | tee "$out/gpu_tests.log"
