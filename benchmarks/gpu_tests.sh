@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The evaluator's verdict tests, the red-team suite and the broken native candidates (device
-# fault, deadlock, build cache), run on a GPU (the CI runs what it can of them on the CPU). Usage: benchmarks/gpu_tests.sh OUT_DIR
+# fault, deadlock, build cache), run on a GPU (the CI runs what it can of them on the CPU).
+# Usage: benchmarks/gpu_tests.sh OUT_DIR
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: benchmarks/gpu_tests.sh OUT_DIR}
