@@ -54,6 +54,11 @@ for _path in sorted(HERE.glob("emu_drivers*.py")):
     DRIVERS.update(_module(_path, f"aka_native_{_path.stem}").DRIVERS)
 
 
+def _as_tuple(value: Any) -> tuple[torch.Tensor, ...]:
+    """A task's output: one tensor or a tuple of them (the evaluator accepts both)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
 def _close(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> str | None:
     if out.shape != ref.shape:
         return f"shape {tuple(out.shape)} != {tuple(ref.shape)}"
@@ -94,10 +99,13 @@ def test_kernel_matches_the_reference_on_the_emulator(
     assert configs, f"{task.id} needs cpu configurations for this test"
     for config in configs:
         args = make_inputs(config.params, 1234, "cpu")
-        out = driver(launchers, *args)
+        outs = _as_tuple(driver(launchers, *args))
         ref_args = tuple(a.double() if a.is_floating_point() else a for a in args)
-        ref = reference(*ref_args)
-        assert out.dtype == reference(*args).dtype, f"{config.name}: dtype {out.dtype}"
-        tol = task.tolerance[str(out.dtype).removeprefix("torch.")]
-        problem = _close(out, ref, tol.atol, tol.rtol)
-        assert problem is None, f"{task.id} {variant} {form} w{warp} {config.name}: {problem}"
+        refs, typed = _as_tuple(reference(*ref_args)), _as_tuple(reference(*args))
+        assert len(outs) == len(refs), f"{config.name}: {len(outs)} outputs, expected {len(refs)}"
+        for index, (out, ref, want) in enumerate(zip(outs, refs, typed, strict=True)):
+            where = f"{task.id} {variant} {form} w{warp} {config.name} output {index}"
+            assert out.dtype == want.dtype, f"{where}: dtype {out.dtype}, expected {want.dtype}"
+            tol = task.tolerance[str(out.dtype).removeprefix("torch.")]
+            problem = _close(out, ref, tol.atol, tol.rtol)
+            assert problem is None, f"{where}: {problem}"
