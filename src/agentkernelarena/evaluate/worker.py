@@ -11,10 +11,8 @@ module is imported, before any candidate code runs.
 
 from __future__ import annotations
 
-import _thread
 import json
 import os
-import platform as host_platform
 import sys
 from pathlib import Path
 from typing import Any
@@ -44,100 +42,20 @@ from agentkernelarena.evaluate.loading import (
     load_module,
 )
 from agentkernelarena.evaluate.timing import TimingOptions, time_interleaved
-
-
-class TaskBug(Exception):
-    """The pristine task is broken in a way only evaluation reveals (not the candidate's fault)."""
-
-
-class CandidateFailure(Exception):
-    """The candidate failed a gate; `kind` is the event to report."""
-
-    def __init__(self, kind: str, message: str, **fields: Any) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.fields = fields
-
-
-def _upcast(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(
-        a.detach().to(torch.float64) if isinstance(a, torch.Tensor) and a.is_floating_point()
-        else a for a in args
-    )
-
-
-def _clone_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)
-
-
-def _aliasing(out: Any, args: tuple[Any, ...], in_place: bool) -> Mismatch | None:
-    """An output sharing memory with an input: a view of it, or the input rewritten."""
-    if in_place:
-        return None
-    outs = [out] if isinstance(out, torch.Tensor) else list(out)
-    for o in outs:
-        if not isinstance(o, torch.Tensor) or o.numel() == 0:
-            continue
-        for index, a in enumerate(args):
-            if isinstance(a, torch.Tensor) and a.numel() and \
-                    o.untyped_storage().data_ptr() == a.untyped_storage().data_ptr():
-                return Mismatch(f"returned memory that belongs to input {index}")
-    return None
-
-
-# Exceptions of the native build layer (agentkernelarena.native) that are not compile errors:
-# compiled on a machine that cannot run it, or a toolchain missing from the machine.
-def _layout(args: tuple[Any, ...]) -> list[tuple[tuple[int, ...], Any]]:
-    return [(tuple(a.shape), a.dtype) for a in args if isinstance(a, torch.Tensor)]
-
-
-def _same_layout(first: tuple[int, list[Any]], seed: int, layout: list[Any], config: str) -> None:
-    """Inputs of every seed must have one layout: outputs are checked against one expected
-    shape, and the timer refills one set of buffers in place."""
-    if layout != first[1]:
-        raise TaskBug(
-            f"make_inputs gives other shapes or dtypes for seed {seed} than for seed {first[0]} "
-            f"on config {config}; shapes must depend on the configuration only "
-            "(docs/task-format.md)"
-        )
-
-
-def _native_load() -> Any:
-    """The native build layer's last load record, if the candidate uses it (else None).
-
-    Reported with the compile gate so that a result says whether a native source was built
-    now or came from the cache (and how long the build took)."""
-    module = sys.modules.get("agentkernelarena.native.build")
-    return module.last_load() if module is not None else None
-
-
-_NATIVE_OUTCOMES = {"NativeCompiledNotRun": "compile_only", "NativeToolchainError": "infra_error"}
-
-
-def _thread_count() -> int:
-    return _thread._count()
-
-
-def _sync(device: str) -> None:
-    if device == "cuda":
-        torch.cuda.synchronize()
-
-
-def _versions(device: str) -> dict[str, Any]:
-    info: dict[str, Any] = {"python": host_platform.python_version(), "torch": torch.__version__}
-    try:
-        import triton
-
-        info["triton"] = triton.__version__
-    except ImportError:
-        info["triton"] = None
-    if device == "cuda":
-        props = torch.cuda.get_device_properties(0)
-        info["gpu"] = props.name
-        info["cuda"] = torch.version.cuda
-        info["hip"] = getattr(torch.version, "hip", None)
-    return info
+from agentkernelarena.evaluate.worker_support import (
+    NATIVE_OUTCOMES,
+    CandidateFailure,
+    TaskBug,
+    aliasing_problem,
+    check_same_layout,
+    clone_args,
+    device_sync,
+    input_layout,
+    native_load_record,
+    thread_count,
+    upcast_args,
+    worker_versions,
+)
 
 
 class Evaluation:
@@ -168,7 +86,7 @@ class Evaluation:
 
     def reference(self, args: tuple[Any, ...]) -> Any:
         with torch.no_grad():
-            ref_args = _upcast(args) if self.req["reference_upcast"] else args
+            ref_args = upcast_args(args) if self.req["reference_upcast"] else args
             out = self.reference_fn(*ref_args)
         return tuple(out) if isinstance(out, list) else out
 
@@ -206,20 +124,20 @@ class Evaluation:
         if not self.guards:
             out = fn(*args)
             if sync:
-                _sync(self.device)
+                device_sync(self.device)
             return out
         self.launches.reset()
-        threads_before = _thread_count()
+        threads_before = thread_count()
         with OpAudit() as ops:
             out = fn(*args)
         if not enforce:
             return out
-        if _thread_count() > threads_before:
+        if thread_count() > threads_before:
             raise CandidateFailure("rejected", f"started a thread during its call on config "
                                    f"{config}; work must finish inside the call", config=config)
         self._check_ops(ops, config)
         if sync:
-            _sync(self.device)
+            device_sync(self.device)
         self._check_launches(config)
         return out
 
@@ -252,7 +170,7 @@ class Evaluation:
             args = self.make_inputs(first["params"], self.split["seeds"][0])
             with OpAudit():
                 self.baseline_fn(*args)
-            _sync(self.device)
+            device_sync(self.device)
         self.tamper = TamperWatch(module_names("agentkernelarena", "aka_reference",
                                                "aka_baseline"),
                                   [self.task_root, self.baseline_root])
@@ -306,7 +224,7 @@ class Evaluation:
             compiled = torch.compile(self.baseline_fn, dynamic=False)
             for config in visible["configs"]:
                 compiled(*self.make_inputs(config["params"], visible["seeds"][0]))
-            _sync(self.device)
+            device_sync(self.device)
         except Exception as exc:  # inductor missing a compiler, an unsupported op, ...
             message = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:500]
             self.events.emit("vs_compile_error", message=message)
@@ -316,12 +234,12 @@ class Evaluation:
     def compile_gate(self) -> None:
         """Import the candidate and run it once: imports, native builds and JIT all happen here."""
         self.events.emit("phase", phase="compile")
-        before = _native_load()
+        before = native_load_record()
         try:
             module = load_module(self.candidate_root, self.entry_file, "aka_candidate")
             self.candidate_fn = get_function(module, self.entry_fn, self.entry_file)
         except Exception as exc:
-            kind = _NATIVE_OUTCOMES.get(type(exc).__name__, "compile_error")
+            kind = NATIVE_OUTCOMES.get(type(exc).__name__, "compile_error")
             message = str(exc) if kind != "compile_error" else \
                 describe_exception(exc, self.candidate_root)
             raise CandidateFailure(kind, message) from exc
@@ -345,15 +263,15 @@ class Evaluation:
         except CandidateFailure:
             raise
         except Exception as exc:
-            if type(exc).__name__ in _NATIVE_OUTCOMES:
-                raise CandidateFailure(_NATIVE_OUTCOMES[type(exc).__name__], str(exc)) from exc
+            if type(exc).__name__ in NATIVE_OUTCOMES:
+                raise CandidateFailure(NATIVE_OUTCOMES[type(exc).__name__], str(exc)) from exc
             if is_device_fault(exc):
                 raise CandidateFailure("crash", "faulted on the device on its first call: "
                                        + describe_exception(exc, self.candidate_root)) from exc
             raise CandidateFailure("compile_error", "failed on its first call (config "
                                    f"{first['name']}): "
                                    + describe_exception(exc, self.candidate_root)) from exc
-        after = _native_load()
+        after = native_load_record()
         build = None
         if after is not None and after is not before:
             build = {"origin": after.origin, "binding": after.binding, "seconds":
@@ -388,23 +306,23 @@ class Evaluation:
         first_layout = None
         for seed in self.split["seeds"]:
             args = self.make_inputs(params, seed)
-            first_layout = first_layout or (seed, _layout(args))
-            _same_layout(first_layout, seed, _layout(args), name)
+            first_layout = first_layout or (seed, input_layout(args))
+            check_same_layout(first_layout, seed, input_layout(args), name)
             if name not in self.metas:
                 with torch.no_grad():
-                    self.metas[name] = OutputMeta.of(self.reference_fn(*_clone_args(args)))
+                    self.metas[name] = OutputMeta.of(self.reference_fn(*clone_args(args)))
             ref = self.reference(args)
             if check_baseline and baseline_ok:
                 try:
-                    base_out = self.baseline_fn(*_clone_args(args))
-                    _sync(self.device)
+                    base_out = self.baseline_fn(*clone_args(args))
+                    device_sync(self.device)
                     baseline_ok = self.check_output(base_out, self.metas[name], ref) is None
                     del base_out
                 except Exception:
                     baseline_ok = False
-            before = None if self.req["in_place"] else _clone_args(args)
+            before = None if self.req["in_place"] else clone_args(args)
             out = self.call(self.candidate_fn, args, name, self.entry_fn)
-            problem = self.check_output(out, self.metas[name], ref) or _aliasing(
+            problem = self.check_output(out, self.metas[name], ref) or aliasing_problem(
                 out, args, self.req["in_place"])
             if problem is None and before is not None:
                 for index, (a, b) in enumerate(zip(args, before, strict=True)):
@@ -438,10 +356,11 @@ class Evaluation:
             name, params = config["name"], config["params"]
             seeds = self.split["timing_seeds"]
             pool = [self.make_inputs(params, s) for s in seeds]
+            first = (seeds[0], input_layout(pool[0]))
             for seed, inputs in zip(seeds, pool, strict=True):
-                _same_layout((seeds[0], _layout(pool[0])), seed, _layout(inputs), name)
+                check_same_layout(first, seed, input_layout(inputs), name)
             refs = [self.reference(p) for p in pool]
-            work = _clone_args(pool[0])
+            work = clone_args(pool[0])
             meta = self.metas[name]
 
             def refill(k: int, work: tuple[Any, ...] = work, pool: list[Any] = pool) -> None:
@@ -493,7 +412,7 @@ def main(argv: list[str]) -> int:
     key = bytes.fromhex(sys.stdin.readline().strip())
     events = Events(request["events_path"], key)
     del key
-    events.emit("start", pid=os.getpid(), versions=_versions(request["device"]))
+    events.emit("start", pid=os.getpid(), versions=worker_versions(request["device"]))
     evaluation = Evaluation(request, events)
     try:
         evaluation.load()

@@ -1,0 +1,110 @@
+"""What the evaluation worker uses besides its gates: failure types, argument handling, the
+input-layout rule, device sync and version probes. Imported with the worker, before any
+candidate code runs (the tamper watch covers this module too)."""
+
+from __future__ import annotations
+
+import _thread
+import platform as host_platform
+import sys
+from typing import Any
+
+import torch
+
+from agentkernelarena.evaluate.compare import Mismatch
+
+
+class TaskBug(Exception):
+    """The pristine task is broken in a way only evaluation reveals (not the candidate's fault)."""
+
+
+class CandidateFailure(Exception):
+    """The candidate failed a gate; `kind` is the event to report."""
+
+    def __init__(self, kind: str, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.fields = fields
+
+
+def upcast_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(
+        a.detach().to(torch.float64) if isinstance(a, torch.Tensor) and a.is_floating_point()
+        else a for a in args
+    )
+
+
+def clone_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)
+
+
+def aliasing_problem(out: Any, args: tuple[Any, ...], in_place: bool) -> Mismatch | None:
+    """An output sharing memory with an input: a view of it, or the input rewritten."""
+    if in_place:
+        return None
+    outs = [out] if isinstance(out, torch.Tensor) else list(out)
+    for o in outs:
+        if not isinstance(o, torch.Tensor) or o.numel() == 0:
+            continue
+        for index, a in enumerate(args):
+            if isinstance(a, torch.Tensor) and a.numel() and \
+                    o.untyped_storage().data_ptr() == a.untyped_storage().data_ptr():
+                return Mismatch(f"returned memory that belongs to input {index}")
+    return None
+
+
+# Exceptions of the native build layer (agentkernelarena.native) that are not compile errors:
+# compiled on a machine that cannot run it, or a toolchain missing from the machine.
+def input_layout(args: tuple[Any, ...]) -> list[tuple[tuple[int, ...], Any]]:
+    return [(tuple(a.shape), a.dtype) for a in args if isinstance(a, torch.Tensor)]
+
+
+def check_same_layout(
+    first: tuple[int, list[Any]], seed: int, layout: list[Any], config: str
+) -> None:
+    """Inputs of every seed must have one layout: outputs are checked against one expected
+    shape, and the timer refills one set of buffers in place."""
+    if layout != first[1]:
+        raise TaskBug(
+            f"make_inputs gives other shapes or dtypes for seed {seed} than for seed {first[0]} "
+            f"on config {config}; shapes must depend on the configuration only "
+            "(docs/task-format.md)"
+        )
+
+
+def native_load_record() -> Any:
+    """The native build layer's last load record, if the candidate uses it (else None).
+
+    Reported with the compile gate so that a result says whether a native source was built
+    now or came from the cache (and how long the build took)."""
+    module = sys.modules.get("agentkernelarena.native.build")
+    return module.last_load() if module is not None else None
+
+
+NATIVE_OUTCOMES = {"NativeCompiledNotRun": "compile_only", "NativeToolchainError": "infra_error"}
+
+
+def thread_count() -> int:
+    return _thread._count()
+
+
+def device_sync(device: str) -> None:
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def worker_versions(device: str) -> dict[str, Any]:
+    info: dict[str, Any] = {"python": host_platform.python_version(), "torch": torch.__version__}
+    try:
+        import triton
+
+        info["triton"] = triton.__version__
+    except ImportError:
+        info["triton"] = None
+    if device == "cuda":
+        props = torch.cuda.get_device_properties(0)
+        info["gpu"] = props.name
+        info["cuda"] = torch.version.cuda
+        info["hip"] = getattr(torch.version, "hip", None)
+    return info
