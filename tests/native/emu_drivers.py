@@ -81,6 +81,18 @@ def masked_mean(launch: Launchers, x: torch.Tensor, mask: torch.Tensor) -> torch
     return y
 
 
+def layernorm(launch: Launchers, x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """The affine row LayerNorm binding (eps 1e-5) shared by the layernorm tasks of three
+    families (hip2hip, cuda2cuda, torch2cuda): the same launcher and signature."""
+    y = torch.empty_like(x)
+    M, N = x.shape
+    status = launch["aka_layernorm_forward"](
+        x.data_ptr(), w.data_ptr(), b.data_ptr(), y.data_ptr(), M, N, 1e-5, DTYPE[x.dtype], None
+    )
+    check_status(status, "aka_layernorm_forward")
+    return y
+
+
 DRIVERS: dict[str, Callable[..., torch.Tensor]] = {
     "torch2hip/masked_mean": masked_mean,
     "torch2cuda/rmsnorm": rmsnorm,
