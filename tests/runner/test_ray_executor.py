@@ -1,5 +1,5 @@
 """`--executor ray`: shipping trials back without a shared file system (no Ray needed), and a
-run on a local Ray with two logical GPUs (needs Ray; marked slow: starting Ray takes ~20 s)."""
+run on a local Ray with two logical GPUs (Ray comes with the dev extra; ~15 s)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,6 @@ def test_install_trial_rewrites_paths_and_writes_the_record_last(tmp_path: Path)
     assert not (plan.trial_dir(key) / "stale.txt").exists()
 
 
-@pytest.mark.slow
 def test_run_on_local_ray_with_logical_gpus(tmp_path: Path):
     ray = pytest.importorskip("ray")
     from agentkernelarena.runner.run import execute
