@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import queue
 import sys
 import tempfile
 import time
@@ -36,6 +35,7 @@ from triton_suite import _fmt, _held, machine_info  # noqa: E402
 
 from agentkernelarena.evaluate import EvalOptions, evaluate  # noqa: E402
 from agentkernelarena.platforms import get_platform  # noqa: E402
+from agentkernelarena.runner.gpus import DevicePool, Evaluator, shared_slots  # noqa: E402
 from agentkernelarena.tasks.loader import discover_tasks, select_tasks  # noqa: E402
 
 NATIVE = ["hip2hip", "cuda2cuda", "torch2cuda", "torch2hip"]
@@ -43,42 +43,27 @@ QUICK_TIMING = {"min_rounds": 5, "max_rounds": 20, "budget_s": 0.3, "target_rse"
                 "warmup": 1}  # fmt: skip
 
 
-def _timed_eval(task: Any, folder: Path, options: EvalOptions) -> dict[str, Any]:
+def _timed_eval(evaluator: Evaluator, task: Any, folder: Path,
+                options: EvalOptions) -> dict[str, Any]:
     started = time.monotonic()
-    result = evaluate(task, folder, options)
+    result = evaluator(task, folder, options)
     return {"verdict": result["verdict"], "reasons": result.get("reasons", [])[:2],
             "wall_s": round(time.monotonic() - started, 1)}  # fmt: skip
 
 
-def builds(task: Any, platform: str, seed: int, warm: bool, env: dict[str, str]) -> dict[str, Any]:
+def builds(evaluator: Evaluator, task: Any, platform: str, seed: int, warm: bool
+           ) -> dict[str, Any]:
     """Gates-only evaluations: cold, warm, then the solution (binding object cached).
 
     The cold one evaluates the task's own kernel as the candidate, so it also checks the
     baseline (or the torch2* skeleton) against the reference on the visible configurations."""
-    gates = EvalOptions(platform=platform, seed=seed, measure=False, held_out=False, env=env)
-    record = {"cold": _timed_eval(task, task.root, gates)}
+    gates = EvalOptions(platform=platform, seed=seed, measure=False, held_out=False)
+    record = {"cold": _timed_eval(evaluator, task, task.root, gates)}
     if warm:
-        record["warm"] = _timed_eval(task, task.root, gates)
+        record["warm"] = _timed_eval(evaluator, task, task.root, gates)
     if task.solution_dir:
-        record["solution"] = _timed_eval(task, task.solution_dir, gates)
+        record["solution"] = _timed_eval(evaluator, task, task.solution_dir, gates)
     return record
-
-
-class GpuPool:
-    """Hands out GPU indices so that each evaluation runs on its own GPU (None: the default)."""
-
-    def __init__(self, gpus: list[str]) -> None:
-        self.free: queue.Queue[str | None] = queue.Queue()
-        for gpu in gpus or [None]:
-            self.free.put(gpu)
-        self.size = max(1, len(gpus))
-
-    def run(self, fn: Any, *args: Any) -> Any:
-        gpu = self.free.get()
-        try:
-            return fn(*args, {"CUDA_VISIBLE_DEVICES": gpu} if gpu is not None else {})
-        finally:
-            self.free.put(gpu)
 
 
 def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
@@ -96,7 +81,7 @@ def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
         "(baseline.py), so the A/A column is the starting skeleton kernel against eager and "
         "`solution` the oracle against eager; baseline correct = the task's own kernel passed "
         "the gates (the cold build); "
-"vs compile = the oracle against torch.compile(baseline.py) (torch2* only).",
+        "vs compile = the oracle against torch.compile(baseline.py) (torch2* only).",
         "",
         "| task | baseline correct | build cold s | warm s | solution s | A/A | A/A held-out "
         "| solution | sol. held-out | solution verdict | vs compile |",
@@ -114,13 +99,13 @@ def markdown(rows: list[dict[str, Any]], info: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def timed(task: Any, args: argparse.Namespace, platform: str, env: dict[str, str]) -> dict:
+def timed(evaluator: Evaluator, task: Any, args: argparse.Namespace, platform: str) -> dict:
     """A/A (unless --no-aa) and the solution against the baseline, visible and held-out."""
-    options = EvalOptions(platform=platform, seed=args.seed, env=env, timing=args.timing,
+    options = EvalOptions(platform=platform, seed=args.seed, timing=args.timing,
                           vs_compile=args.vs_compile)
-    row: dict[str, Any] = {"aa": evaluate(task, task.root, options) if args.aa else {}}
+    row: dict[str, Any] = {"aa": evaluator(task, task.root, options) if args.aa else {}}
     if task.solution_dir:
-        row["solution"] = evaluate(task, task.solution_dir, options)
+        row["solution"] = evaluator(task, task.solution_dir, options)
     return row
 
 
@@ -140,17 +125,6 @@ def render(out: Path) -> int:
     return 0
 
 
-def _gpus(requested: str | None) -> list[str]:
-    if requested is not None:
-        return [g for g in requested.split(",") if g]
-    try:
-        import torch
-
-        return [str(i) for i in range(torch.cuda.device_count())]
-    except Exception:  # no torch or no GPU: evaluations use the platform's default
-        return []
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", nargs="*", default=NATIVE)
@@ -160,8 +134,8 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=None, help="build cache (default: fresh)")
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
                         help="build this many tasks at once (default: half the CPUs)")
-    parser.add_argument("--gpus", default=None,
-                        help="GPU indices to spread evaluations over (default: all visible)")
+    parser.add_argument("--gpus", default=None, metavar="0,1",
+                        help="which visible GPUs to spread evaluations over (default: all)")
     parser.add_argument("--no-aa", dest="aa", action="store_false",
                         help="skip the baseline-against-itself evaluation")
     parser.add_argument("--no-warm", dest="warm", action="store_false",
@@ -184,32 +158,37 @@ def main() -> int:
     # Workers inherit the environment: every evaluation of this run shares this cache.
     os.environ["AKA_CACHE_DIR"] = str(args.cache or scratch / "cache")
     plat = get_platform(args.platform)
-    gpus = _gpus(args.gpus) if plat.name != "cpu" else []
+    gpus = [int(g) for g in args.gpus.split(",") if g] if args.gpus else None
+    # The runner's pool: builds share each GPU (gates only, nothing timed), timed evaluations
+    # get one GPU each; both put the slot's device into the worker's *_VISIBLE_DEVICES.
+    timing_pool = DevicePool(shared_slots(plat, 1, gpus))
+    per_gpu = max(1, args.jobs // timing_pool.size)
+    build_pool = DevicePool(shared_slots(plat, args.jobs if plat.name == "cpu" else per_gpu, gpus))
     info = machine_info() | {"platform": plat.name, "cache": os.environ["AKA_CACHE_DIR"],
-                             "gpus_used": len(gpus) or 1}  # fmt: skip
+                             "gpus_used": timing_pool.size}  # fmt: skip
     tasks = [t for t in select_tasks(args.tasks, discover_tasks()) if t.language in ("cuda", "hip")]
     # Builds first, --jobs at a time (each evaluation is its own process, so builds run in
     # parallel; a cold build's wall time is then measured with others compiling beside it).
-    build_gpus = GpuPool(gpus * max(1, args.jobs // max(1, len(gpus))))
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        records = pool.map(lambda t: build_gpus.run(builds, t, plat.name, args.seed,
-                                                    args.warm), tasks)  # fmt: skip
+    build_eval = build_pool.wrap(evaluate)
+    with ThreadPoolExecutor(max_workers=build_pool.size) as pool:
+        records = pool.map(lambda t: builds(build_eval, t, plat.name, args.seed, args.warm),
+                           tasks)  # fmt: skip
         built = dict(zip([t.id for t in tasks], records, strict=True))
     (args.out / "builds.json").write_text(json.dumps({"machine": info, "builds": built}, indent=1))
     for task_id, record in built.items():
         print(f"{task_id:28s} builds: " + ", ".join(
             f"{k} {v['verdict']} {v['wall_s']}s" for k, v in record.items()), flush=True)
     # Then the timed evaluations, one per GPU at a time.
-    eval_gpus = GpuPool(gpus)
+    timed_eval = timing_pool.wrap(evaluate)
     timings_path = args.out / "timings.jsonl"  # one line per task as it finishes
 
     def timed_and_saved(task: Any) -> dict[str, Any]:
-        record = eval_gpus.run(timed, task, args, plat.name)
+        record = timed(timed_eval, task, args, plat.name)
         with timings_path.open("a") as out:
             out.write(json.dumps({"task": task.id, **record}, default=str) + "\n")
         return record
 
-    with ThreadPoolExecutor(max_workers=eval_gpus.size) as pool:
+    with ThreadPoolExecutor(max_workers=timing_pool.size) as pool:
         timings = list(pool.map(timed_and_saved, tasks))
     rows: list[dict[str, Any]] = []
     for task, timing in zip(tasks, timings, strict=True):

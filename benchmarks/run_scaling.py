@@ -25,6 +25,10 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from triton_suite import _fmt  # noqa: E402
+
 
 def run(label: str, slots: int, args: argparse.Namespace) -> dict:
     out = args.out / label
@@ -63,10 +67,6 @@ def run(label: str, slots: int, args: argparse.Namespace) -> dict:
                 "trial_wall_s": t.get("trial_wall_s")} for t in trials}}
 
 
-def _fmt(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
-
-
 def warm_up(args: argparse.Namespace) -> None:
     """Gates-only evaluations of every task's baseline and solution, many at once.
 
@@ -75,26 +75,32 @@ def warm_up(args: argparse.Namespace) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     from agentkernelarena.evaluate import EvalOptions, evaluate
+    from agentkernelarena.platforms import get_platform
+    from agentkernelarena.runner.gpus import DevicePool, make_slots, shared_slots
     from agentkernelarena.tasks.loader import discover_tasks, select_tasks
 
     tasks = select_tasks(args.tasks, discover_tasks([Path(d) for d in args.tasks_dir]))
-    platform = args.platform  # None: the machine's own
+    platform = get_platform(args.platform)  # None: the machine's own
     jobs = [(t, folder) for t in tasks for folder in (t.root, t.solution_dir) if folder]
+    # Gates only, nothing timed: the evaluations may share the GPUs (the runner's pool puts
+    # each one's device into its *_VISIBLE_DEVICES).
+    gpus = 1 if platform.name == "cpu" else len(make_slots(platform))
+    pool = DevicePool(shared_slots(platform, max(1, args.warmup_jobs // gpus)))
+    evaluator = pool.wrap(evaluate)
     started = time.monotonic()
 
     def gates(index: int) -> dict:
         task, folder = jobs[index]
-        env = {} if args.platform == "cpu" else {"CUDA_VISIBLE_DEVICES": str(index % 2)}
-        options = EvalOptions(platform=platform, measure=False, held_out=True, env=env)
+        options = EvalOptions(platform=platform.name, measure=False, held_out=True)
         began = time.monotonic()
-        result = evaluate(task, folder, options)
+        result = evaluator(task, folder, options)
         return {"task": task.id, "version": "baseline" if folder == task.root else "solution",
                 "verdict": result["verdict"], "reasons": result["reasons"][:2],
                 "held_out_correct": (result.get("held_out") or {}).get("correct"),
                 "build": result.get("build"), "wall_s": round(time.monotonic() - began, 1)}
 
-    with ThreadPoolExecutor(max_workers=args.warmup_jobs) as pool:
-        records = list(pool.map(gates, range(len(jobs))))
+    with ThreadPoolExecutor(max_workers=pool.size) as threads:
+        records = list(threads.map(gates, range(len(jobs))))
     (args.out / "warmup.json").write_text(json.dumps(records, indent=1) + "\n")
     verdicts = [r["verdict"] for r in records]
     print(f"warm-up: {len(jobs)} gates-only evaluations in {time.monotonic() - started:.0f} s: "

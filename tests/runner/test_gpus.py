@@ -13,7 +13,13 @@ from run_helpers import FIXTURE_TASKS
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions
 from agentkernelarena.platforms import PLATFORMS
-from agentkernelarena.runner.gpus import DevicePool, Slot, make_slots, visible_device_ids
+from agentkernelarena.runner.gpus import (
+    DevicePool,
+    Slot,
+    make_slots,
+    shared_slots,
+    visible_device_ids,
+)
 
 CUDA, ROCM, CPU = PLATFORMS["cuda"], PLATFORMS["rocm"], PLATFORMS["cpu"]
 
@@ -31,6 +37,16 @@ def test_slots_from_fake_gpu_counts():
     assert [s.env for s in make_slots(CPU, cpu_slots=3)] == [{}, {}, {}]
     with pytest.raises(AkaError, match="platform is cpu"):
         make_slots(CPU, gpus=[0])
+
+
+def test_shared_slots_put_several_untimed_evaluations_on_each_gpu():
+    slots = shared_slots(CUDA, 3, gpus=[1, 2], device_ids=["0", "1", "2"])
+    assert sorted(s.device for s in slots) == ["1", "1", "1", "2", "2", "2"]
+    assert [s.index for s in slots] == list(range(6))
+    assert all(s.env == {"CUDA_VISIBLE_DEVICES": s.device, "HIP_VISIBLE_DEVICES": s.device}
+               for s in slots)
+    cpu = shared_slots(CPU, 5)
+    assert len(cpu) == 5 and all(s.device is None for s in cpu)
 
 
 def test_visible_ids_respect_the_runners_own_restriction():

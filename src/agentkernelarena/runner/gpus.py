@@ -111,6 +111,16 @@ def make_slots(platform: Platform, gpus: Sequence[int] | None = None,
     return [Slot(i, ids[g]) for i, g in enumerate(chosen)]
 
 
+def shared_slots(platform: Platform, per_slot: int, gpus: Sequence[int] | None = None,
+                 device_ids: Sequence[str] | None = None) -> list[Slot]:
+    """`per_slot` slots on each chosen GPU (or that many CPU permits), for untimed work only
+    (gates-only evaluations that fill build caches): sharing a GPU there disturbs nothing."""
+    if platform.name == "cpu":
+        return make_slots(platform, cpu_slots=per_slot)
+    slots = make_slots(platform, gpus, device_ids=device_ids) * max(1, per_slot)
+    return [Slot(index, slot.device) for index, slot in enumerate(slots)]
+
+
 class DevicePool:
     """Hands out slots first come, first served; `wrap(evaluate)` holds one per evaluation."""
 
