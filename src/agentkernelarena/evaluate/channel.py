@@ -17,15 +17,19 @@ from time import monotonic as _monotonic
 from typing import Any
 
 
+def _chained_mac(key: bytes, previous: bytes, payload: bytes) -> bytes:
+    """A line's MAC: over the previous line's MAC and this payload (the chain both sides use)."""
+    return hmac.new(key, previous + payload, hashlib.sha256).hexdigest().encode()
+
+
 def _signer(key: bytes) -> Any:
     """Chained MACs over the event lines, so that lines the candidate writes into the channel
     (forged results) do not verify. The key only lives in this closure."""
     state = {"previous": b""}
 
-    def sign(payload: bytes) -> str:
-        mac = hmac.new(key, state["previous"] + payload, hashlib.sha256).hexdigest()
-        state["previous"] = mac.encode()
-        return mac
+    def sign(payload: bytes) -> bytes:
+        state["previous"] = _chained_mac(key, state["previous"], payload)
+        return state["previous"]
 
     return sign
 
@@ -44,8 +48,7 @@ class Events:
         if self.split is not None:
             record["split"] = self.split
         payload = json.dumps(record, default=str).encode()
-        os.write(self._fd, self._sign(payload).encode() + b" " + payload + b"\n")
-
+        os.write(self._fd, self._sign(payload) + b" " + payload + b"\n")
 
 
 class EventReader:
@@ -75,8 +78,7 @@ class EventReader:
         self._offset += end + 1
         for line in data[:end].split(b"\n"):
             mac, _, payload = line.partition(b" ")
-            expected = hmac.new(self._key, self._previous + payload, hashlib.sha256)
-            if not hmac.compare_digest(mac, expected.hexdigest().encode()):
+            if not hmac.compare_digest(mac, _chained_mac(self._key, self._previous, payload)):
                 self.events.append({"event": "forged", "line": len(self.events) + 1})
                 self._stopped = True
                 break

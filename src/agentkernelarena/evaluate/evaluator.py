@@ -206,26 +206,28 @@ def interpret(outcome: WorkerOutcome, task: Task, split: str,
     correct = verdict == "ok"
     speedups = [c["speedup"] for c in configs.values() if c.get("speedup") is not None]
     timed = correct and speedups and len(speedups) == len(configs)
-    versus = [c["speedup_vs_compile"] for c in configs.values() if "speedup_vs_compile" in c]
-    versus_error = outcome.first("vs_compile_error")
     phase_times = [e["t"] for e in events if "t" in e]
-    return {
+    record = {
         "verdict": verdict,
         "compiled": compiled,
         "correct": correct,
         "speedup": geometric_mean(speedups) if timed else None,
         "speedup_arith": arithmetic_mean(speedups) if timed else None,
-        # Only with EvalOptions(vs_compile=True), for tasks whose baseline is PyTorch.
-        **({"speedup_vs_compile": geometric_mean(versus)
-            if timed and len(versus) == len(configs) else None}
-           if versus or versus_error else {}),  # fmt: skip
-        **({"vs_compile_error": versus_error["message"]} if versus_error else {}),
         "reasons": reasons,
         "configs": list(configs.values()),
         "wall_s": round(max(phase_times) - min(phase_times), 3) if phase_times else 0.0,
         "sanity_issues": [e["message"] for e in events if e["event"] == "sanity_issue"],
         "drawn": [c["name"] for c in request_configs if c.get("drawn")],
     }
+    # Only with EvalOptions(vs_compile=True), for tasks whose baseline is PyTorch.
+    versus = [c["speedup_vs_compile"] for c in configs.values() if "speedup_vs_compile" in c]
+    versus_error = outcome.first("vs_compile_error")
+    if versus or versus_error:
+        complete = timed and len(versus) == len(configs)
+        record["speedup_vs_compile"] = geometric_mean(versus) if complete else None
+    if versus_error:
+        record["vs_compile_error"] = versus_error["message"]
+    return record
 
 
 def _quadrant(baseline_ok: bool | None, candidate_ok: bool) -> str | None:

@@ -198,6 +198,7 @@ class Evaluation:
         self.inputs_fn = get_function(inputs, self.req["inputs"]["function"],
                                        self.req["inputs"]["file"])
         self.baseline_fn: Any = None
+        self.compiled_baseline: Any = None
         base = self.req.get("baseline") or self.req["entry"]
         try:
             baseline = load_module(self.baseline_root, base["file"], "aka_baseline")
@@ -306,8 +307,9 @@ class Evaluation:
         first_layout = None
         for seed in self.split["seeds"]:
             args = self.make_inputs(params, seed)
-            first_layout = first_layout or (seed, input_layout(args))
-            check_same_layout(first_layout, seed, input_layout(args), name)
+            layout = input_layout(args)
+            first_layout = first_layout or (seed, layout)
+            check_same_layout(first_layout, seed, layout, name)
             if name not in self.metas:
                 with torch.no_grad():
                     self.metas[name] = OutputMeta.of(self.reference_fn(*clone_args(args)))

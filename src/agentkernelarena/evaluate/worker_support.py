@@ -54,8 +54,6 @@ def aliasing_problem(out: Any, args: tuple[Any, ...], in_place: bool) -> Mismatc
     return None
 
 
-# Exceptions of the native build layer (agentkernelarena.native) that are not compile errors:
-# compiled on a machine that cannot run it, or a toolchain missing from the machine.
 def input_layout(args: tuple[Any, ...]) -> list[tuple[tuple[int, ...], Any]]:
     return [(tuple(a.shape), a.dtype) for a in args if isinstance(a, torch.Tensor)]
 
@@ -82,6 +80,8 @@ def native_load_record() -> Any:
     return module.last_load() if module is not None else None
 
 
+# Exceptions of the native build layer (agentkernelarena.native) that are not compile errors:
+# compiled on a machine that cannot run it, or a toolchain missing from the machine.
 NATIVE_OUTCOMES = {"NativeCompiledNotRun": "compile_only", "NativeToolchainError": "infra_error"}
 
 
