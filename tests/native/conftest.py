@@ -1,18 +1,21 @@
 """Fixtures for the native build layer: an isolated cache, task folders, tool checks.
 
 Tools are fixtures (`nvcc`, `hipcc`, `gpu`, `no_gpu`) that skip the test when missing, so test
-modules import nothing from here (works with any pytest import mode).
+modules import nothing from here; shared helpers are in suite_helpers.py and emu_drivers.py,
+imported by name (this folder is put on sys.path below).
 """
 
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(autouse=True)

@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from suite_helpers import NATIVE
 
 from agentkernelarena.native import NativeCompiledNotRun, last_load
 from agentkernelarena.native.toolchain import find_cuda_home, find_hipcc
-from agentkernelarena.tasks.loader import discover_tasks
 
-NATIVE = [t for t in discover_tasks() if t.language in ("cuda", "hip")]
 CASES = [
     pytest.param(task, variant, id=f"{task.id}-{variant}")
     for task in NATIVE

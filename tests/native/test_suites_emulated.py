@@ -8,21 +8,18 @@ is checked by running the real source under tests/native/emu/aka_emu.h, on the t
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 import torch
+from suite_helpers import NATIVE, as_tuple, module_from_path
 
 from agentkernelarena.native import hip_to_cuda
-from agentkernelarena.tasks.loader import discover_tasks
 
 pytestmark = pytest.mark.slow
 HERE = Path(__file__).parent
 
-NATIVE = [t for t in discover_tasks() if t.language in ("cuda", "hip")]
 # HIP sources run as written with 64- and 32-lane wavefronts, and translated to CUDA (what an
 # NVIDIA machine builds) with 32-lane warps.
 CASES = [
@@ -37,26 +34,14 @@ CASES = [
 ]
 
 
-def _module(path: Path, name: str | None = None) -> ModuleType:
-    """Import a file by path (test helpers and task references; any pytest import mode)."""
-    spec = importlib.util.spec_from_file_location(name or f"aka_ref_{abs(hash(path))}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
-
-emulator = _module(HERE / "emulator.py", "aka_native_emulator")
+emulator = module_from_path(HERE / "emulator.py", "aka_native_emulator")
 # Drivers: emu_drivers.py plus one emu_drivers_<category>.py per task family, each a DRIVERS
 # dict keyed by task id (one file per family keeps families from editing the same file).
 DRIVERS: dict[str, Any] = {}
 for _path in sorted(HERE.glob("emu_drivers*.py")):
-    DRIVERS.update(_module(_path, f"aka_native_{_path.stem}").DRIVERS)
+    DRIVERS.update(module_from_path(_path, f"aka_native_{_path.stem}").DRIVERS)
 
-
-def _as_tuple(value: Any) -> tuple[torch.Tensor, ...]:
-    """A task's output: one tensor or a tuple of them (the evaluator accepts both)."""
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
 def _close(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> str | None:
@@ -92,16 +77,16 @@ def test_kernel_matches_the_reference_on_the_emulator(
         source.parent.mkdir()
         source.write_text(cuda)
     launchers = emulator.build(source, task.root / "binding.cpp", tmp_path, warp_size=warp)
-    ref_module = _module(task.root / task.reference.file)
+    ref_module = module_from_path(task.root / task.reference.file)
     make_inputs = getattr(ref_module, task.inputs.function)
     reference = getattr(ref_module, task.reference.function)
     configs = task.cpu_visible + task.cpu_held_out
     assert configs, f"{task.id} needs cpu configurations for this test"
     for config in configs:
         args = make_inputs(config.params, 1234, "cpu")
-        outs = _as_tuple(driver(launchers, *args))
+        outs = as_tuple(driver(launchers, *args))
         ref_args = tuple(a.double() if a.is_floating_point() else a for a in args)
-        refs, typed = _as_tuple(reference(*ref_args)), _as_tuple(reference(*args))
+        refs, typed = as_tuple(reference(*ref_args)), as_tuple(reference(*args))
         assert len(outs) == len(refs), f"{config.name}: {len(outs)} outputs, expected {len(refs)}"
         for index, (out, ref, want) in enumerate(zip(outs, refs, typed, strict=True)):
             where = f"{task.id} {variant} {form} w{warp} {config.name} output {index}"

@@ -6,29 +6,18 @@ at the compile-only gate.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 import torch
+from suite_helpers import NATIVE, as_tuple, module_from_path
 
 from agentkernelarena.native import check_warp_size
 from agentkernelarena.native.sources import launcher_declarations
-from agentkernelarena.tasks.loader import discover_tasks
 
-NATIVE = [t for t in discover_tasks() if t.language in ("cuda", "hip")]
 IDS = [t.id for t in NATIVE]
 SUFFIX = {"cuda": ".cu", "hip": ".hip"}
 
-
-def _module(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"aka_task_{abs(hash(path))}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("task", NATIVE, ids=IDS)
@@ -61,14 +50,10 @@ def test_sources_define_what_the_binding_declares(task: Any) -> None:
             assert check_warp_size(text) == [], f"{path}: warp-size lint"
 
 
-def _as_tuple(value: Any) -> tuple[torch.Tensor, ...]:
-    """A task's output: one tensor or a tuple of them (the evaluator accepts both)."""
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
-
 
 @pytest.mark.parametrize("task", NATIVE, ids=IDS)
 def test_reference_and_inputs_run_on_the_cpu(task: Any) -> None:
-    module = _module(task.root / task.reference.file)
+    module = module_from_path(task.root / task.reference.file)
     make_inputs = getattr(module, task.inputs.function)
     reference = getattr(module, task.reference.function)
     for config in task.cpu_visible + task.cpu_held_out:
@@ -84,8 +69,8 @@ def test_reference_and_inputs_run_on_the_cpu(task: Any) -> None:
         assert shapes == [(tuple(a.shape), a.dtype) for a in other if isinstance(a, torch.Tensor)]
         floats = [a for a in tensors if a.is_floating_point()]
         assert floats and all(a.numel() and a.double().std() > 0 for a in floats if a.numel() > 1)
-        outs = _as_tuple(reference(*first))
-        upcasts = _as_tuple(reference(*(a.double() if a.is_floating_point() else a for a in first)))
+        outs = as_tuple(reference(*first))
+        upcasts = as_tuple(reference(*(a.double() if a.is_floating_point() else a for a in first)))
         for out, upcast in zip(outs, upcasts, strict=True):
             assert out.shape == upcast.shape and torch.isfinite(upcast).all()
             assert str(out.dtype).removeprefix("torch.") in task.tolerance
@@ -94,15 +79,15 @@ def test_reference_and_inputs_run_on_the_cpu(task: Any) -> None:
 @pytest.mark.parametrize("task", [t for t in NATIVE if t.category.startswith("torch2")],
                          ids=[t.id for t in NATIVE if t.category.startswith("torch2")])  # fmt: skip
 def test_eager_baseline_is_within_tolerance(task: Any) -> None:
-    ref_module = _module(task.root / task.reference.file)
-    baseline = _module(task.root / "baseline.py").forward
+    ref_module = module_from_path(task.root / task.reference.file)
+    baseline = module_from_path(task.root / "baseline.py").forward
     for config in task.cpu_visible + task.cpu_held_out:
         args = getattr(ref_module, task.inputs.function)(config.params, 7, "cpu")
-        outs = _as_tuple(baseline(*args))
-        refs = _as_tuple(getattr(ref_module, task.reference.function)(
+        outs = as_tuple(baseline(*args))
+        refs = as_tuple(getattr(ref_module, task.reference.function)(
             *(a.double() if a.is_floating_point() else a for a in args)
         ))
-        typed = _as_tuple(getattr(ref_module, task.reference.function)(*args))
+        typed = as_tuple(getattr(ref_module, task.reference.function)(*args))
         for out, ref, want in zip(outs, refs, typed, strict=True):
             tol = task.tolerance[str(out.dtype).removeprefix("torch.")]
             assert out.dtype == want.dtype
