@@ -132,7 +132,7 @@ def main() -> None:
                         help="slots-N.json of a run made earlier on this machine kind")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    if args.warmup and args.runs:
+    if args.warmup:  # `--runs` with no run: only the warm-up (fills this machine's caches)
         warm_up(args)
     for label in args.runs:
         record = run(label, int(label.removeprefix("slots-")), args)
