@@ -200,17 +200,21 @@ def child_processes() -> list[int]:
 
 
 class ProcessWatch:
-    """Threads and child processes present before the candidate ran."""
+    """Threads and child processes present before the candidate ran.
+
+    Those the harness itself started earlier (torch.compile's helpers for the vs-compile
+    comparison, say) are not the candidate's doing and must not read as hidden work."""
 
     def __init__(self) -> None:
         self._threads = {t.ident for t in threading.enumerate()}
+        self._children = set(child_processes())
 
     def changes(self) -> list[str]:
         found = [f"a thread '{t.name}' it started is still running"
                  for t in threading.enumerate()
                  if t.ident not in self._threads and t.is_alive()]
         found += [f"a child process (pid {pid}) it started is still running"
-                  for pid in child_processes()]
+                  for pid in child_processes() if pid not in self._children]
         return found
 
 

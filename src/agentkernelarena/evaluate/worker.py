@@ -222,6 +222,11 @@ class Evaluation:
         if visible is None:
             return None
         try:
+            # In-process compilation: inductor's pool of compile workers would be child
+            # processes that come and go while the candidate is watched for hidden work.
+            import torch._inductor.config as inductor_config
+
+            inductor_config.compile_threads = 1
             compiled = torch.compile(self.baseline_fn, dynamic=False)
             for config in visible["configs"]:
                 compiled(*self.make_inputs(config["params"], visible["seeds"][0]))
