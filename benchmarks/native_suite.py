@@ -119,7 +119,8 @@ def render(out: Path) -> int:
             timings[record.pop("task")] = record
     rows = [{"task": task_id, "builds": built, "aa": {}, **timings.get(task_id, {})}
             for task_id, built in saved["builds"].items()]  # fmt: skip
-    note = {"timed": f"{len(timings)} of {len(rows)} tasks (the run stopped before the rest)"}
+    note = {"timed": f"{len(timings)} of {len(rows)} tasks"
+                     + (" (the run stopped before the rest)" if len(timings) < len(rows) else "")}
     (out / "results.md").write_text(markdown(rows, saved["machine"] | note))
     print(markdown(rows, saved["machine"] | note))
     return 0
