@@ -223,3 +223,17 @@ def test_vs_compile_is_off_by_default_and_for_kernel_baselines(scale_add_task, t
     kernel_baseline = evaluate(scale_add_task, scale_add_task.solution_dir,
                                EvalOptions(platform=PLATFORM, held_out=False, vs_compile=True))
     assert "speedup_vs_compile" not in kernel_baseline
+
+
+def test_vs_compile_with_a_pool_of_compile_workers_is_not_hidden_work(
+        scale_add_task, tmp_path, monkeypatch):
+    """On a GPU host inductor starts compile-worker processes; they are the harness's, not the
+    candidate's (this once rejected every torch2* candidate on an H200). Inductor starts them
+    only for GPU code, so on the CPU there is nothing to see."""
+    if PLATFORM == "cpu":
+        pytest.skip("inductor starts compile workers only for GPU code: AKA_TEST_PLATFORM=cuda")
+    monkeypatch.setenv("TORCHINDUCTOR_COMPILE_THREADS", "4")
+    task = _eager_baseline_task(scale_add_task, tmp_path)
+    result = evaluate(task, task.solution_dir,
+                      EvalOptions(platform=PLATFORM, held_out=False, vs_compile=True))
+    assert result["verdict"] == "ok", result["reasons"]

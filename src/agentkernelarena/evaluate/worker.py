@@ -49,6 +49,7 @@ from agentkernelarena.evaluate.worker_support import (
     aliasing_problem,
     check_same_layout,
     clone_args,
+    compile_baseline,
     device_sync,
     input_layout,
     native_load_record,
@@ -209,33 +210,10 @@ class Evaluation:
                 raise
             return
         self.baseline_fn = get_function(baseline, base["function"], base["file"])
-        self.compiled_baseline = self._compile_baseline() if self.req.get("vs_compile") else None
-
-    def _compile_baseline(self) -> Any:
-        """torch.compile of a PyTorch baseline, compiled for every visible configuration now.
-
-        Now, before the tamper watch's snapshot and before the candidate exists: compiling
-        later would change torch's state under the watch, and the candidate could reach it.
-        dynamic=False and a warm call per configuration mean no recompiles while timing.
-        A failure is reported, not fatal: the comparison is extra information."""
-        visible = next((s for s in self.req["splits"] if s["split"] == "visible"), None)
-        if visible is None:
-            return None
-        try:
-            # In-process compilation: inductor's pool of compile workers would be child
-            # processes that come and go while the candidate is watched for hidden work.
-            import torch._inductor.config as inductor_config
-
-            inductor_config.compile_threads = 1
-            compiled = torch.compile(self.baseline_fn, dynamic=False)
-            for config in visible["configs"]:
-                compiled(*self.make_inputs(config["params"], visible["seeds"][0]))
-            device_sync(self.device)
-        except Exception as exc:  # inductor missing a compiler, an unsupported op, ...
-            message = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:500]
-            self.events.emit("vs_compile_error", message=message)
-            return None
-        return compiled
+        if self.req.get("vs_compile"):
+            visible = next((s for s in self.req["splits"] if s["split"] == "visible"), None)
+            self.compiled_baseline = compile_baseline(self.baseline_fn, self.make_inputs,
+                                                      visible, self.device, self.events)
 
     def compile_gate(self) -> None:
         """Import the candidate and run it once: imports, native builds and JIT all happen here."""

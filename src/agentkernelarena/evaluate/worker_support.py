@@ -1,12 +1,13 @@
 """What the evaluation worker uses besides its gates: failure types, argument handling, the
-input-layout rule, device sync and version probes. Imported with the worker, before any
-candidate code runs (the tamper watch covers this module too)."""
+input-layout rule, device sync, version probes and torch.compile of the baseline. Imported
+with the worker, before any candidate code runs (the tamper watch covers this module too)."""
 
 from __future__ import annotations
 
 import _thread
 import platform as host_platform
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -108,3 +109,32 @@ def worker_versions(device: str) -> dict[str, Any]:
         info["cuda"] = torch.version.cuda
         info["hip"] = getattr(torch.version, "hip", None)
     return info
+
+
+def compile_baseline(baseline_fn: Callable[..., Any],
+                     make_inputs: Callable[[dict[str, Any], int], tuple[Any, ...]],
+                     visible: dict[str, Any] | None, device: str, events: Any) -> Any:
+    """torch.compile of a PyTorch baseline, compiled for every visible configuration now.
+
+    Now, before the tamper watch's snapshot and before the candidate exists: compiling
+    later would change torch's state under the watch, and the candidate could reach it.
+    dynamic=False and a warm call per configuration mean no recompiles while timing.
+    A failure is reported (event `vs_compile_error`), not fatal: the comparison is extra
+    information."""
+    if visible is None:
+        return None
+    try:
+        # In-process compilation: inductor's pool of compile workers would be child
+        # processes that come and go while the candidate is watched for hidden work.
+        import torch._inductor.config as inductor_config
+
+        inductor_config.compile_threads = 1
+        compiled = torch.compile(baseline_fn, dynamic=False)
+        for config in visible["configs"]:
+            compiled(*make_inputs(config["params"], visible["seeds"][0]))
+        device_sync(device)
+    except Exception as exc:  # inductor missing a compiler, an unsupported op, ...
+        message = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:500]
+        events.emit("vs_compile_error", message=message)
+        return None
+    return compiled
