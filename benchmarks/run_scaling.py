@@ -156,6 +156,12 @@ def main() -> None:
             len(deviations) // 2]) - 1, 4) if deviations else None,
         "worst_trial": worst,
     }
+    if result["throughput_ratio"] > two["slots"] / one["slots"]:
+        # More than the slots can give: the two runs did not do the same work at the same
+        # cost (a machine noisy in its CPU-side part, caches warmer for one). Not a result.
+        result["warning"] = (f"ratio above {two['slots'] // one['slots']}x: the 1-slot run was "
+                             "slowed by something else; repeat it (--runs slots-1 --with "
+                             "slots-2.json) and quote the lower ratio")
     (args.out / "scaling.json").write_text(json.dumps(result, indent=2) + "\n")
     lines = ["| run | slots | trials | correct | wall (s) | trials/hour | trial wall median (s) |",
              "|---|---|---|---|---|---|---|"]
@@ -165,6 +171,8 @@ def main() -> None:
               f"per-trial speedup, 2-slot vs 1-slot run over {len(shared)} trials: median "
               f"deviation {result['speedup_deviation_median']}, worst "
               f"{result['speedup_deviation_max']} ({worst})"]
+    if "warning" in result:
+        lines += ["", f"**warning**: {result['warning']}"]
     lines += ["", "| trial | verdict (1 / 2 GPUs) | speedup 1 GPU | speedup 2 GPUs | held-out "
               "(oracle / baseline correct, speedup) |", "|---|---|---|---|---|"]
     for key, rec in sorted(one["records"].items()):
@@ -175,6 +183,8 @@ def main() -> None:
                      f"{held['correct']} / {held['baseline_correct']}, {_fmt(held['speedup'])} |")
     (args.out / "scaling.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines[:5]))
+    if "warning" in result:
+        print(f"warning: {result['warning']}")
 
 
 if __name__ == "__main__":
