@@ -21,8 +21,8 @@ import sys
 import sysconfig
 import tempfile
 import types
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agentkernelarena.native.errors import NativeToolchainError
@@ -123,7 +123,7 @@ def _forget(name: str) -> None:
         entries.pop(name, None)
 
 
-def _cpp_extension_load(req: BuildRequest) -> types.ModuleType:
+def _cpp_extension_load(req: BuildRequest, extra_ldflags: Sequence[str] = ()) -> types.ModuleType:
     from torch.utils import cpp_extension
 
     return cpp_extension.load(
@@ -131,13 +131,15 @@ def _cpp_extension_load(req: BuildRequest) -> types.ModuleType:
         sources=[str(s) for s in req.sources],
         extra_cflags=list(req.cflags),
         extra_cuda_cflags=list(req.cuda_cflags),
+        extra_ldflags=list(extra_ldflags) or None,
         extra_include_paths=[str(req.src_dir)],
         build_directory=str(req.build_dir),
         verbose=False,
     )
 
 
-def build_extension(req: BuildRequest) -> tuple[types.ModuleType, Path]:
+def build_extension(req: BuildRequest,
+                    extra_ldflags: Sequence[str] = ()) -> tuple[types.ModuleType, Path]:
     """Build and import a torch extension on a GPU machine; return (module, library path)."""
     from torch.utils import cpp_extension
 
@@ -146,7 +148,7 @@ def build_extension(req: BuildRequest) -> tuple[types.ModuleType, Path]:
     req.build_dir.mkdir(parents=True, exist_ok=True)
     with _environ(_arch_env(req.target)), capture_output() as captured:
         try:
-            module = _cpp_extension_load(req)
+            module = _cpp_extension_load(req, extra_ldflags)
         except ImportError as exc:
             _forget(req.name)
             failure: Exception | None = exc
@@ -285,11 +287,7 @@ def build_split_extension(split: SplitRequest) -> tuple[types.ModuleType, Path, 
     the object is linked in; otherwise the binding is compiled too and its object returned
     for the cache (None if it cannot be told apart from the other objects).
     """
-    from torch.utils import cpp_extension
-
     req = split.build
-    if not cpp_extension.is_ninja_available():
-        raise NativeToolchainError(_NO_NINJA)
     req.build_dir.mkdir(parents=True, exist_ok=True)
     stub = req.build_dir / "aka_pyinit.cpp"
     stub.write_text(_STUB.format(binding_module=split.binding_module, name=req.name))
@@ -309,28 +307,8 @@ def build_split_extension(split: SplitRequest) -> tuple[types.ModuleType, Path, 
     cuda_cflags = list(req.cuda_cflags)
     if split.declarations is not None:
         cuda_cflags += ["-include", str(split.declarations)]
-    with _environ(_arch_env(req.target)), capture_output() as captured:
-        failure: Exception | None = None
-        prefix = ""
-        try:
-            module = cpp_extension.load(
-                name=req.name,
-                sources=[str(s) for s in sources],
-                extra_cflags=cflags,
-                extra_cuda_cflags=cuda_cflags,
-                extra_ldflags=ldflags,
-                extra_include_paths=[str(req.src_dir)],
-                build_directory=str(req.build_dir),
-                verbose=False,
-            )
-        except ImportError as exc:
-            failure, prefix = exc, "the library was built but could not be imported: "
-        except (RuntimeError, OSError, ValueError, subprocess.SubprocessError) as exc:
-            failure = exc
-    if failure is not None:
-        _forget(req.name)
-        raise CompilerFailed(f"{prefix}{failure}\n{captured.text}") from failure
-    library = req.build_dir / f"{req.name}{getattr(cpp_extension, 'LIB_EXT', '.so')}"
+    module, library = build_extension(
+        replace(req, sources=sources, cflags=cflags, cuda_cflags=cuda_cflags), ldflags)
     binding_object = None
     if split.binding_source is not None:
         kernel_objects = {f"{s.stem}.cuda.o" for s in req.sources} | {"aka_pyinit.o"}

@@ -34,12 +34,12 @@ NOTES = [
 ]
 
 
-
 def held_out_summary(held: dict[str, Any]) -> dict[str, Any]:
     """The part of an evaluation's held-out record that reports and re-draws keep."""
     return {"evaluated": bool(held.get("evaluated")),
             **{k: held.get(k) for k in ("verdict", "correct", "speedup", "baseline_correct",
                                         "quadrant")}}
+
 
 def geomean(values: Iterable[float]) -> float | None:
     logs = [math.log(v) for v in values if v is not None and v > 0 and math.isfinite(v)]
