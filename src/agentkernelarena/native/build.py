@@ -298,18 +298,28 @@ def _load_runnable(
     req: compilers.BuildRequest, entry: Path | None, key: str, meta: dict[str, object]
 ) -> tuple[types.ModuleType, str]:
     """Import the cached library if there is one, else build, cache and import."""
-    if entry is not None:
-        cached = [p for p in entry.iterdir() if p.name.startswith(req.name) and p.suffix == ".so"]
-        if cached:
-            local = req.build_dir / cached[0].name
-            cache.install(cached[0], local)
-            try:
-                return _import(req.name, local), "cache"
-            except ImportError:
-                pass  # a broken entry: rebuild below and overwrite it
+    cached = cached_library(entry, req.name, req.build_dir)
+    if cached is not None:
+        return cached, "cache"
     module, library = compilers.build_extension(req)
     cache.store(key, [library], meta)
     return module, "build"
+
+
+def cached_library(entry: Path | None, name: str, build_dir: Path) -> types.ModuleType | None:
+    """The library of a cache entry, installed into `build_dir` and imported; None when there
+    is none or it does not import (a broken entry: the caller rebuilds and overwrites it)."""
+    if entry is None:
+        return None
+    libraries = [p for p in entry.iterdir() if p.name.startswith(name) and p.suffix == ".so"]
+    if not libraries:
+        return None
+    local = build_dir / libraries[0].name
+    cache.install(libraries[0], local)
+    try:
+        return _import(name, local)
+    except ImportError:
+        return None
 
 
 def _build_error(

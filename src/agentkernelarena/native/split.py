@@ -212,15 +212,7 @@ def _load_runnable(split: Split, target: Target) -> types.ModuleType:
                 False,
             )
             kernels, binding_source = staged[:-1], staged[-1]
-        meta = {
-            "name": ext_name,
-            "sources": split.names,
-            "binding": split.binding_rel,
-            "target": target.__dict__,
-            "compiler": compiler_short,
-            "created": time.time(),
-        }
-        cached = _cached_library(key, ext_name, build_dir)
+        cached = build.cached_library(cache.lookup(key), ext_name, build_dir)
         if cached is not None:
             build._LOADED[key] = cached
             record("cache", "cache")
@@ -248,6 +240,14 @@ def _load_runnable(split: Split, target: Target) -> types.ModuleType:
             renames = {str(s): split.rel(p) for s, p in zip(kernels, split.paths, strict=True)}
             renames[str(binding_source)] = split.binding_rel
             raise split.fail(failed, compiler_short, target, build_dir, renames) from None
+        meta = {
+            "name": ext_name,
+            "sources": split.names,
+            "binding": split.binding_rel,
+            "target": target.__dict__,
+            "compiler": compiler_short,
+            "created": time.time(),
+        }
         if binding_object is not None:
             cache.store(bkey, [binding_object], {**meta, "name": binding_module})
         cache.store(key, [library], meta)
@@ -255,17 +255,3 @@ def _load_runnable(split: Split, target: Target) -> types.ModuleType:
         record("build", binding_origin)
         return module
 
-
-def _cached_library(key: str, name: str, build_dir: Path) -> types.ModuleType | None:
-    entry = cache.lookup(key)
-    if entry is None:
-        return None
-    libraries = [p for p in entry.iterdir() if p.name.startswith(name) and p.suffix == ".so"]
-    if not libraries:
-        return None
-    local = build_dir / libraries[0].name
-    cache.install(libraries[0], local)
-    try:
-        return build._import(name, local)
-    except ImportError:
-        return None  # a broken entry: rebuild and overwrite it
