@@ -106,7 +106,8 @@ def build(kernel: Path, binding: Path, out_dir: Path, warp_size: int = 32,
     out_dir.mkdir(parents=True, exist_ok=True)
     source = out_dir / f"{kernel.stem}.emu.cpp"
     source.write_text(f'#line 1 "{kernel}"\n' + rewrite_launches(kernel.read_text()))
-    decls = declarations_header(binding, out_dir / "aka_launchers.h")
+    declared = launcher_declarations(binding)
+    decls = declarations_header(binding, out_dir / "aka_launchers.h", declared)
     library = out_dir / f"{kernel.stem}.emu.so"
     cmd = [cxx, "-std=c++20", "-O1", "-g0", "-fPIC", "-shared", "-pthread",
            "-Wno-unknown-pragmas", f"-I{EMU / 'include'}", "-include", str(EMU / "aka_emu.h"),
@@ -118,7 +119,7 @@ def build(kernel: Path, binding: Path, out_dir: Path, warp_size: int = 32,
     lib = ctypes.CDLL(str(library))
     lib.aka_emu_configure(ctypes.c_int(warp_size), ctypes.c_int(sm_count))
     launchers: dict[str, Callable[..., int]] = {}
-    for _, name, decl in launcher_declarations(binding):
+    for _, name, decl in declared:
         params = decl[decl.index("(") + 1 : decl.rindex(")")]
         fn = getattr(lib, name)
         fn.argtypes = [_ctype(p) for p in _split_top(params) if p.strip() != "void"]

@@ -25,7 +25,6 @@ from agentkernelarena.native.errors import (
 from agentkernelarena.native.sources import (
     DECLARATIONS,
     declarations_header,
-    launcher_declarations,
     stage,
 )
 from agentkernelarena.native.toolchain import (
@@ -91,7 +90,9 @@ def compile_only(split: Split, target: Target) -> None:
     compiler = " + ".join(short for _, short in versions)
     gate_target = Target("cpu", split.language, arch, False, target.why_not_runnable)
     with build._locked(build_dir):
-        declarations = declarations_header(split.binding, build_dir / DECLARATIONS)
+        declarations = declarations_header(
+            split.binding, build_dir / DECLARATIONS, split.launchers
+        )
         expected = [
             f"{p.stem}.{'hip' if kind == 'hip' else 'cuda'}.o"
             for kind, _, _ in units
@@ -194,7 +195,7 @@ def _compile_unit(
 def _check_launchers(split: Split, units: list[tuple[str, str, str]], objects: list[Path]) -> None:
     """Every launcher the binding declares is defined by the kernel objects (else the GPU
     build would fail at import with an undefined symbol)."""
-    declared = launcher_declarations(split.binding)
+    declared = split.launchers
     if not declared:
         return
     per_unit = len(split.paths)

@@ -54,7 +54,9 @@ def _hip_common_flags() -> list[str]:
     ]
 
 
-def _run(cmd: list[str], log: Path, env: dict[str, str] | None = None) -> None:
+def _compile(cmd: list[str], obj: Path, env: dict[str, str] | None = None) -> Path:
+    """Run one compiler command that writes `obj`; its output goes to `obj`'s .log."""
+    obj.unlink(missing_ok=True)
     try:
         proc = subprocess.run(
             cmd, capture_output=True, text=True, env=env, check=False, timeout=COMPILE_TIMEOUT_S
@@ -62,9 +64,12 @@ def _run(cmd: list[str], log: Path, env: dict[str, str] | None = None) -> None:
     except subprocess.TimeoutExpired as exc:
         raise CompilerFailed(f"the compiler ran longer than {COMPILE_TIMEOUT_S} s: {exc}") from exc
     output = proc.stdout + proc.stderr
-    log.write_text(" ".join(cmd) + "\n" + output)
+    obj.with_suffix(".log").write_text(" ".join(cmd) + "\n" + output)
     if proc.returncode != 0:
         raise CompilerFailed(output or f"{cmd[0]} exited with status {proc.returncode}")
+    if not obj.is_file():
+        raise CompilerFailed(f"{cmd[0]} reported success but wrote no {obj.name}")
+    return obj
 
 
 def _forced_include(declarations: Path | None) -> list[str]:
@@ -82,7 +87,6 @@ def compile_cuda_object(
     declarations: Path | None,
 ) -> Path:
     """`nvcc -c -arch=<arch>` with cpp_extension's defines; returns the object file."""
-    obj.unlink(missing_ok=True)
     cmd = [
         nvcc,
         "-c",
@@ -98,10 +102,7 @@ def compile_cuda_object(
         "-o",
         str(obj),
     ]
-    _run(cmd, obj.with_suffix(".log"))
-    if not obj.is_file():
-        raise CompilerFailed(f"{nvcc} reported success but wrote no {obj.name}")
-    return obj
+    return _compile(cmd, obj)
 
 
 def compile_hip_object(
@@ -116,7 +117,6 @@ def compile_hip_object(
     declarations: Path | None,
 ) -> Path:
     """`hipcc --offload-arch=<arch> -c` with cpp_extension's HIP defines; returns the object."""
-    obj.unlink(missing_ok=True)
     cmd = [
         hipcc,
         f"--offload-arch={arch}",
@@ -133,10 +133,7 @@ def compile_hip_object(
         "-o",
         str(obj),
     ]
-    _run(cmd, obj.with_suffix(".log"), env=hip_env())
-    if not obj.is_file():
-        raise CompilerFailed(f"{hipcc} reported success but wrote no {obj.name}")
-    return obj
+    return _compile(cmd, obj, env=hip_env())
 
 
 def defined_symbols(objects: Sequence[Path]) -> set[str] | None:

@@ -194,14 +194,18 @@ def _matching_brace(text: str, open_index: int) -> int:
     return len(text)
 
 
-def declarations_header(binding: Path, out: Path) -> Path | None:
+def declarations_header(
+    binding: Path, out: Path, declarations: list[tuple[int, str, str]] | None = None
+) -> Path | None:
     """Write the binding's launcher declarations as a header forced into each kernel compile.
 
     A kernel whose launcher disagrees with the binding's declaration (another parameter list,
     another return type) then fails to compile, naming both lines, instead of being called
     with the wrong arguments at run time. None if the binding declares no launchers.
+    `declarations`: launcher_declarations(binding) where the caller has them already.
     """
-    declarations = launcher_declarations(binding)
+    if declarations is None:
+        declarations = launcher_declarations(binding)
     if not declarations:
         return None
     lines = [

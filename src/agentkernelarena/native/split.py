@@ -67,6 +67,8 @@ class Split:
         self.binding_rel = self.rel(self.binding)
         check_kernel_sources(self.paths + self.headers, self.src_dir, self.binding_rel)
         check_bindings([self.binding, *self.binding_headers], self.src_dir)
+        # The binding's extern "C" launchers: forced into kernel compiles, checked, quoted.
+        self.launchers = launcher_declarations(self.binding)
         self.base = build.module_base(name, self.paths[0])
         self.cflags = [*build.DEFAULT_CFLAGS, *cflags]
         self.cuda_cflags = [*build.DEFAULT_CUDA_CFLAGS, *cuda_cflags]
@@ -125,7 +127,7 @@ class Split:
         shown = "\n".join(error.errors)
         notes = [
             f"  {self.binding_rel}:{line}: {' '.join(decl.split())}"
-            for line, name, decl in launcher_declarations(self.binding)
+            for line, name, decl in self.launchers
             if re.search(rf"\b{re.escape(name)}\b", shown)
         ]
         if not notes:
@@ -222,7 +224,9 @@ def _load_runnable(split: Split, target: Target) -> types.ModuleType:
                 ext_name, kernels, split.src_dir, build_dir, target, split.cflags, split.cuda_cflags
             ),
             binding_module,
-            declarations=declarations_header(split.binding, build_dir / DECLARATIONS),
+            declarations=declarations_header(
+                split.binding, build_dir / DECLARATIONS, split.launchers
+            ),
         )
         binding_entry = cache.lookup(bkey)
         objects = sorted(binding_entry.glob("*.o")) if binding_entry is not None else []
