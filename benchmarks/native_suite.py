@@ -121,8 +121,9 @@ def render(out: Path) -> int:
             for task_id, built in saved["builds"].items()]  # fmt: skip
     note = {"timed": f"{len(timings)} of {len(rows)} tasks"
                      + (" (the run stopped before the rest)" if len(timings) < len(rows) else "")}
-    (out / "results.md").write_text(markdown(rows, saved["machine"] | note))
-    print(markdown(rows, saved["machine"] | note))
+    text = markdown(rows, saved["machine"] | note)
+    (out / "results.md").write_text(text)
+    print(text)
     return 0
 
 
@@ -203,8 +204,9 @@ def main() -> int:
     (args.out / "results.json").write_text(
         json.dumps({"machine": info, "rows": rows}, indent=1, default=str)
     )
-    (args.out / "results.md").write_text(markdown(rows, info))
-    print(markdown(rows, info))
+    text = markdown(rows, info)
+    (args.out / "results.md").write_text(text)
+    print(text)
     bad = [r["task"] for r in rows if r["builds"]["cold"]["verdict"] != "ok"
            or (r.get("solution") or {}).get("verdict") != "ok"]  # fmt: skip
     print(f"{len(rows) - len(bad)}/{len(rows)} tasks: baseline correct, solution ok"

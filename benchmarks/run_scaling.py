@@ -59,7 +59,6 @@ def run(label: str, slots: int, args: argparse.Namespace) -> dict:
             "trial_wall_s_sum": round(sum(walls), 1), "pool": pool[-1] if pool else None,
             "trials_per_hour": round(3600 * len(trials) / wall, 1),
             "correct": sum(t["correct"] for t in trials),
-            "speedups": {f"{t['task']}#{t['attempt']}": t["speedup"] for t in trials},
             "records": {f"{t['task']}#{t['attempt']}": {
                 "verdict": t["verdict"], "speedup": t["speedup"], "reasons": t["reasons"][:2],
                 "held_out": {k: (t.get("held_out") or {}).get(k) for k in
@@ -143,9 +142,10 @@ def main() -> None:
         print("scaling: one of slots-1/slots-2 is missing; run the other (--runs) to compare")
         return
     one, two = (json.loads(found[k].read_text()) for k in ("slots-1", "slots-2"))
-    shared = sorted(k for k in one["speedups"]
-                    if one["speedups"][k] and two["speedups"].get(k))
-    deviations = {k: abs(math.log(two["speedups"][k] / one["speedups"][k])) for k in shared}
+    speed_one, speed_two = ({k: r["speedup"] for k, r in run["records"].items()}
+                            for run in (one, two))
+    shared = sorted(k for k in speed_one if speed_one[k] and speed_two.get(k))
+    deviations = {k: abs(math.log(speed_two[k] / speed_one[k])) for k in shared}
     worst = max(deviations, key=deviations.get) if deviations else None
     result = {
         "runs": [one, two],
@@ -173,6 +173,7 @@ def main() -> None:
               f"{result['speedup_deviation_max']} ({worst})"]
     if "warning" in result:
         lines += ["", f"**warning**: {result['warning']}"]
+    summary = len(lines)
     lines += ["", "| trial | verdict (1 / 2 GPUs) | speedup 1 GPU | speedup 2 GPUs | held-out "
               "(oracle / baseline correct, speedup) |", "|---|---|---|---|---|"]
     for key, rec in sorted(one["records"].items()):
@@ -182,9 +183,7 @@ def main() -> None:
                      f"{_fmt(rec['speedup'])} | {_fmt(other.get('speedup'))} | "
                      f"{held['correct']} / {held['baseline_correct']}, {_fmt(held['speedup'])} |")
     (args.out / "scaling.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines[:5]))
-    if "warning" in result:
-        print(f"warning: {result['warning']}")
+    print("\n".join(lines[:summary]))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from typing import Any
 
 import torch
 
+from agentkernelarena.evaluate.channel import Events
 from agentkernelarena.evaluate.compare import Mismatch
 
 
@@ -113,7 +114,7 @@ def worker_versions(device: str) -> dict[str, Any]:
 
 def compile_baseline(baseline_fn: Callable[..., Any],
                      make_inputs: Callable[[dict[str, Any], int], tuple[Any, ...]],
-                     visible: dict[str, Any] | None, device: str, events: Any) -> Any:
+                     visible: dict[str, Any] | None, device: str, events: Events) -> Any:
     """torch.compile of a PyTorch baseline, compiled for every visible configuration now.
 
     Now, before the tamper watch's snapshot and before the candidate exists: compiling

@@ -159,9 +159,9 @@ def to_markdown(report: dict[str, Any], with_trials: bool = True) -> str:
 
 CSV_COLUMNS = ["id", "task", "category", "agent", "agent_name", "attempt", "status", "verdict",
                "compiled", "correct", "speedup", "speedup_arith", "speedup_vs_compile", "score",
-               "held_out_evaluated",
-               "held_out_verdict", "held_out_correct", "held_out_speedup", "held_out_quadrant",
-               "held_out_baseline_correct", "seed", "agent_failure", "timed_out",
+               "held_out_evaluated", "held_out_verdict", "held_out_correct", "held_out_speedup",
+               "held_out_quadrant", "held_out_baseline_correct", "seed", "agent_failure",
+               "timed_out",
                "agent_wall_s", "trial_wall_s", "turns", "tokens_in", "tokens_out",
                "tokens_cached", "cost_usd", "reasons"]
 
