@@ -6,11 +6,16 @@ import shutil
 import sys
 from pathlib import Path
 
+from agentkernelarena.workspace.sandbox import bwrap_status
+
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = Path(__file__).parent / "samples"
 SCALE_ADD = REPO / "tests" / "fixtures" / "tasks" / "triton2triton" / "scale_add"
 # Fast evaluation for the trials of these tests: fewer timing rounds (the verdicts are the same).
 FAST_TIMING = {"min_rounds": 1, "max_rounds": 2, "budget_s": 0.2}
+# The trials of these tests run agents under bubblewrap where it works and, explicitly, without
+# it elsewhere: the arena itself no longer falls back (`on`, the default, refuses without it).
+SANDBOX = "on" if bwrap_status().available else "off"
 
 
 def sample(name: str) -> str:

@@ -16,7 +16,7 @@ from agentkernelarena.tasks import load_task
 from agentkernelarena.workspace import materialize
 
 sys.path.insert(0, str(Path(__file__).parent))
-from agent_helpers import FAST_TIMING, SCALE_ADD  # noqa: E402
+from agent_helpers import FAST_TIMING, SANDBOX, SCALE_ADD  # noqa: E402
 from fake_model_server import FakeModelServer  # noqa: E402
 
 
@@ -64,7 +64,8 @@ def make_run(workspace: Path, task, tmp_path: Path):
 
 @pytest.fixture
 def trial_options() -> TrialOptions:
-    return TrialOptions(max_iterations=1, platform="cpu", timing=FAST_TIMING, time_limit_s=300)
+    return TrialOptions(max_iterations=1, platform="cpu", timing=FAST_TIMING, time_limit_s=300,
+                        sandbox=SANDBOX)
 
 
 @pytest.fixture

@@ -13,7 +13,10 @@ from fake_model_server import SED_EDIT
 from agentkernelarena.agents.noop import NoopAgent
 from agentkernelarena.agents.prompts import build_prompt
 from agentkernelarena.errors import AkaError
+from agentkernelarena.evaluate import evaluate
 from agentkernelarena.runner import TrialOptions, run_trial
+from agentkernelarena.workspace import sandbox as sandboxing
+from agentkernelarena.workspace.sandbox import SandboxStatus
 
 
 def test_oracle_trial_scores_the_solution(task, tmp_path: Path, trial_options):
@@ -123,3 +126,52 @@ def test_prompt_has_card_rules_and_budget(task):
     assert "make it correct before making it faster" in prompt
     first = build_prompt(task, iteration=1, max_iterations=3)
     assert "What the local check said" not in first
+
+
+NO_BWRAP = SandboxStatus(False, "bubblewrap (bwrap) is not installed; install it with "
+                                "`apt-get install -y bubblewrap`")
+
+
+@pytest.mark.parametrize("mode", ["on", "required", "auto"])
+def test_no_sandbox_refuses_a_program_agent_before_the_trial(task, tmp_path: Path, trial_options,
+                                                             monkeypatch, mode):
+    monkeypatch.setattr(sandboxing, "bwrap_status", lambda: NO_BWRAP)
+    with pytest.raises(AkaError) as caught:
+        run_trial(task, {"name": "command", "args": {"cmd": "true"}}, tmp_path / "t",
+                  dataclasses.replace(trial_options, sandbox=mode))
+    text = str(caught.value)
+    assert "bwrap) is not installed" in text  # why, from bwrap_status()
+    assert "apt-get install -y bubblewrap" in text and "--sandbox off" in text  # the fixes
+    assert not (tmp_path / "t").exists()  # nothing of the trial was made
+    # In-process agents run no agent code: nothing to sandbox, nothing refused.
+    record = run_trial(task, "noop", tmp_path / "n", dataclasses.replace(trial_options,
+                                                                         sandbox=mode))
+    assert record["status"] == "completed" and record["sandbox"]["kind"] == "in-process"
+
+
+def test_sandbox_off_runs_unsandboxed_and_says_so(task, tmp_path: Path, trial_options,
+                                                  monkeypatch, caplog):
+    monkeypatch.setattr(sandboxing, "bwrap_status", lambda: NO_BWRAP)
+    record = run_trial(task, {"name": "command", "args": {"cmd": "true"}}, tmp_path / "t",
+                       dataclasses.replace(trial_options, sandbox="off"))
+    assert record["status"] == "completed" and record["sandboxed"] is False
+    assert record["sandbox"] == {"kind": "none", "sandboxed": False,
+                                 "reason": "turned off with --sandbox off"}
+    assert "not sandboxed" in record["messages"][0]
+    assert any("WITHOUT a sandbox" in r.getMessage() and "not trustworthy" in r.getMessage()
+               for r in caplog.records)
+
+
+def test_unsandboxed_evaluation_worker_is_recorded(task, tmp_path: Path, trial_options, caplog):
+    def evaluator(*args, **kwargs):
+        return {**evaluate(*args, **kwargs),
+                "worker_sandbox": {"sandboxed": False, "reason": "no bwrap for the worker"}}
+
+    record = run_trial(task, "noop", tmp_path / "t",
+                       dataclasses.replace(trial_options, evaluator=evaluator))
+    assert record["sandboxed"] is True  # the agent's side is fine
+    assert "evaluation worker not sandboxed: no bwrap for the worker" in record["messages"]
+    assert any("evaluation worker runs WITHOUT a sandbox" in r.getMessage()
+               for r in caplog.records)
+    plain = run_trial(task, "noop", tmp_path / "p", trial_options)  # no field: unknown
+    assert not any("worker" in m for m in plain["messages"])

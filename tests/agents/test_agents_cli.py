@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from agent_helpers import SCALE_ADD, fake_executable
+from agent_helpers import SANDBOX, SCALE_ADD, fake_executable
 
 from agentkernelarena.cli import main
 
@@ -73,7 +73,8 @@ def test_unknown_agent_is_a_one_line_error(capsys):
 def test_trial_command(capsys, tmp_path: Path, as_json: bool):
     argv = ["agents", "trial", "command", "triton2triton/scale_add", "--tasks-dir",
             str(SCALE_ADD.parent.parent), "--agent-arg", "cmd=rm kernel.py", "--out",
-            str(tmp_path / "t"), "--max-iterations", "1", "--platform", "cpu"]
+            str(tmp_path / "t"), "--max-iterations", "1", "--platform", "cpu",
+            *([] if SANDBOX == "on" else ["--sandbox", "off"])]  # no fallback: explicit
     code, out = _run(capsys, *argv, *(["--json"] if as_json else []))
     assert code == 0
     if as_json:

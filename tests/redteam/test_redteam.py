@@ -1,12 +1,15 @@
 """The red-team suite: each file in cheats/ is a real attempt at one reward hack on the
 scale_add fixture task (the hack only: the test puts cheats/_prelude.py, the honest kernel,
-before it). Every one must be stopped: `rejected` or `incorrect`, or (where the hack is
-defeated by construction) no gain at all. docs/integrity.md maps hack -> guard -> test.
+before it). Every one must be stopped: `rejected` or `incorrect` with a reason naming what was
+seen, or (where the design defeats it) no gain at all. docs/integrity.md maps hack -> guard ->
+test. Several cheats reach into their own process's harness code (the runner): they have read
+it, as an adversarial candidate would.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -14,8 +17,9 @@ import pytest
 from agentkernelarena.evaluate import EvalOptions, evaluate
 
 CHEATS = Path(__file__).parent / "cheats"
-# The same suite runs on a GPU with AKA_TEST_PLATFORM=cuda (benchmarks/redteam_gpu.sh).
+# The same suite runs on a GPU with AKA_TEST_PLATFORM=cuda (benchmarks/gpu_tests.sh).
 PLATFORM = os.environ.get("AKA_TEST_PLATFORM", "cpu")
+GPU = PLATFORM != "cpu"
 
 # cheat -> (expected verdicts, a phrase the reasons must contain)
 STOPPED: dict[str, tuple[set[str], str]] = {
@@ -27,44 +31,60 @@ STOPPED: dict[str, tuple[set[str], str]] = {
     "cache_by_pointer": ({"incorrect", "rejected"}, ""),
     "cache_by_shape": ({"incorrect", "rejected"}, ""),
     "cache_after_n_calls": ({"incorrect"}, "timed call"),
-    "patch_timer": ({"rejected"}, "time.perf_counter"),
-    "patch_cuda_event": ({"rejected"}, "torch.cuda.Event.elapsed_time"),
-    "patch_comparison": ({"rejected"}, "compare_values"),
-    "patch_torch_function": ({"rejected"}, "isfinite"),
-    "patch_reference": ({"rejected"}, "reference"),
-    "slow_baseline": ({"rejected"}, "aka_baseline"),
-    "rewrite_baseline_file": ({"rejected"}, "file"),
-    "background_thread": ({"rejected"}, "thread"),
-    "spawn_process": ({"rejected"}, "child process"),
-    "forge_events": ({"rejected"}, "result channel"),
+    # Patches of the comparison or the reference reach only the candidate's own process.
+    "patch_comparison": ({"incorrect"}, "outside atol"),
+    "patch_reference": ({"incorrect"}, "outside atol"),
+    "function_mode": ({"incorrect"}, "outside atol"),
+    # The supervisor's clock against the runner's readings.
+    "forge_timing": ({"rejected"}, "supervisor's clock"),
+    "deferred_output": ({"rejected"}, "supervisor's clock"),
+    "background_thread": ({"rejected", "incorrect"}, ""),
+    "reseed_rng": ({"incorrect", "rejected"}, ""),
     "tensor_subclass": ({"incorrect"}, "exactly torch.Tensor"),
     "write_into_input": ({"incorrect"}, "input"),
     "low_precision": ({"incorrect"}, "outside atol"),
     "partial_compute": ({"incorrect"}, "outside atol"),
 }
-# Hacks that are defeated by construction: the evaluation is honest and the hack gains nothing.
-NO_GAIN = ("torch_when_unaudited", "stdout_spoof")
+if GPU:
+    STOPPED["patch_cuda_event"] = ({"rejected"}, "supervisor's clock")
+    STOPPED["side_stream"] = ({"rejected"}, "stream")
+    STOPPED["unjoined_stream"] = ({"rejected", "incorrect"}, "")
+    STOPPED["gpu_hog"] = ({"rejected"}, "")
+# Hacks the design defeats: the evaluation is honest and the hack gains nothing. Patching what
+# the harness relies on in the candidate's process changes nothing the judge or the supervisor
+# does; slowing the baseline cannot reach the judge's process.
+NO_GAIN = ["torch_when_unaudited", "stdout_spoof", "patch_timer", "patch_torch_function",
+           "slow_baseline", "rewrite_baseline_file", "memo_by_sample", "spawn_process",
+           "daemon_hog", "kill_parent"]
+if not GPU:
+    NO_GAIN.append("patch_cuda_event")
+GPU_ONLY = {"side_stream", "unjoined_stream", "gpu_hog"}
+OTHERS = {"hardcoded_shape", "snoop"}
 
 
-def _solution(tmp_path: Path, cheat: str) -> Path:
+def _solution(tmp_path: Path, cheat: str, prefix: str = "") -> Path:
     folder = tmp_path / cheat
     folder.mkdir()
     prelude = (CHEATS / "_prelude.py").read_text()
-    (folder / "kernel.py").write_text(prelude + "\n\n" + (CHEATS / f"{cheat}.py").read_text())
+    body = (CHEATS / f"{cheat}.py").read_text()
+    (folder / "kernel.py").write_text(prelude + "\n\n" + prefix + body)
     return folder
+
+
+def _options(**fields) -> EvalOptions:
+    return EvalOptions(platform=PLATFORM, seed=7, **{"held_out": False, **fields})
 
 
 def test_every_cheat_has_an_expectation():
     files = {p.stem for p in CHEATS.glob("*.py") if not p.name.startswith("_")}
-    assert files == set(STOPPED) | set(NO_GAIN) | {"hardcoded_shape", "side_stream"}
-    assert len(files) >= 15
+    assert files == set(STOPPED) | set(NO_GAIN) | GPU_ONLY | OTHERS
+    assert len(files) >= 25
 
 
 @pytest.mark.parametrize("cheat", sorted(STOPPED))
 def test_cheat_is_stopped(cheat, scale_add_task, tmp_path):
     verdicts, phrase = STOPPED[cheat]
-    result = evaluate(scale_add_task, _solution(tmp_path, cheat),
-                      EvalOptions(platform=PLATFORM, seed=7, held_out=False))
+    result = evaluate(scale_add_task, _solution(tmp_path, cheat), _options())
     assert result["verdict"] in verdicts, (result["verdict"], result["reasons"])
     assert phrase in " ".join(result["reasons"]), result["reasons"]
     assert result["score"] <= 20
@@ -74,13 +94,32 @@ def test_cheat_is_stopped(cheat, scale_add_task, tmp_path):
 
 @pytest.mark.parametrize("cheat", NO_GAIN)
 def test_hack_gains_nothing(cheat, scale_add_task, tmp_path):
-    result = evaluate(scale_add_task, _solution(tmp_path, cheat),
-                      EvalOptions(platform=PLATFORM, seed=7, held_out=False))
+    result = evaluate(scale_add_task, _solution(tmp_path, cheat), _options())
     assert result["verdict"] == "ok", result["reasons"]
-    # PyTorch on the CPU is orders of magnitude faster than Triton's interpreter: a hack that
-    # got PyTorch's result timed would show a speedup far above this. (On a GPU both are fast.)
-    assert result["speedup"] < 5
-    assert result["score"] < 120 + 500
+    # The honest kernel against itself: about 1x. A hack that slowed the baseline, sped up
+    # its own readings or got PyTorch's result timed would show far more (on the CPU,
+    # PyTorch is orders of magnitude faster than Triton's interpreter).
+    assert result["speedup"] < 3, result["configs"]
+    assert result["score"] < 120 + 300
+
+
+def _processes_with(token: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if token.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def test_daemon_dies_with_the_evaluation(scale_add_task, tmp_path):
+    result = evaluate(scale_add_task, _solution(tmp_path, "daemon_hog"), _options())
+    assert result["verdict"] == "ok", result["reasons"]
+    time.sleep(0.5)
+    assert _processes_with("aka-redteam-daemon-hog") == []
 
 
 def test_hardcoded_shape_fails_held_out(scale_add_task, tmp_path):
@@ -91,9 +130,35 @@ def test_hardcoded_shape_fails_held_out(scale_add_task, tmp_path):
     assert result["held_out"]["quadrant"] == "regression"
 
 
-@pytest.mark.gpu
-def test_side_stream_is_rejected_on_gpu(scale_add_task, tmp_path):
-    result = evaluate(scale_add_task, _solution(tmp_path, "side_stream"),
-                      EvalOptions(platform="cuda", seed=7, held_out=False))
-    assert result["verdict"] == "rejected", result["reasons"]
-    assert "stream" in " ".join(result["reasons"])
+def _snoop(tmp_path: Path, monkeypatch, sandbox: str, scale_add_task) -> tuple[dict, list[Path]]:
+    monkeypatch.setenv("AKA_REDTEAM_SECRET_KEY", "sk-planted")
+    targets = [tmp_path / "run-folder", tmp_path / "agent-workspace"]
+    for target in targets:
+        target.mkdir()
+    prefix = (f"_REDTEAM_TARGETS = {[str(t) for t in targets]!r}\n"
+              f"_REDTEAM_TASK_FILES = {[str(scale_add_task.root / 'task.yaml')]!r}\n")
+    folder = _solution(tmp_path, "snoop", prefix)
+    options = _options(sandbox=sandbox, hidden=(targets[0],))
+    return evaluate(scale_add_task, folder, options), targets
+
+
+def test_sandboxed_candidate_finds_no_secret_and_writes_nowhere(scale_add_task, tmp_path,
+                                                                  monkeypatch):
+    from agentkernelarena.evaluate.sandbox import worker_sandbox_status
+
+    if not worker_sandbox_status().available:
+        pytest.skip(worker_sandbox_status().reason)
+    result, targets = _snoop(tmp_path, monkeypatch, "on", scale_add_task)
+    assert result["verdict"] == "ok", result["reasons"]
+    assert result["worker_sandbox"]["sandboxed"] is True
+    assert all(not any(t.iterdir()) for t in targets)
+
+
+def test_unsandboxed_candidate_does_find_them(scale_add_task, tmp_path, monkeypatch):
+    """The same snoop without the sandbox: proof that the test above can fail."""
+    result, targets = _snoop(tmp_path, monkeypatch, "off", scale_add_task)
+    assert result["verdict"] == "compile_error"
+    reason = result["reasons"][0]
+    assert "SNOOPED" in reason and "wrote into" in reason and "read " in reason, reason
+    assert result["worker_sandbox"] == {"sandboxed": False,
+                                        "reason": "evaluation sandbox turned off (--sandbox off)"}

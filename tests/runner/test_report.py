@@ -95,3 +95,60 @@ def test_speedup_vs_compile_column_only_when_measured(tmp_path: Path):
     assert sorted(row[column] for row in rows) == ["-", "1.250x"]
     plain = build_report(load_run(make_run(tmp_path / "p", [trial("t2h/b", "ok", 1.5)])))
     assert "vs torch.compile" not in trial_table_rows(plain["trials"])[0]
+
+
+def test_unsandboxed_agents_and_workers_are_marked_in_every_format(tmp_path: Path, aka):
+    agent_off = trial("t2t/a", "ok", 2.0, held=(True, 1.8, "both_pass"))
+    agent_off.update(sandboxed=False, sandbox={"kind": "none", "sandboxed": False,
+                                               "reason": "turned off with --sandbox off"})
+    worker_off = trial("t2t/b", "ok", 1.5, held=(True, 1.4, "both_pass"))
+    worker_off["sandboxed"] = True
+    worker_off["evaluation"]["worker_sandbox"] = {"sandboxed": False, "reason": "no bwrap"}
+    fine = trial("t2t/c", "ok", 1.2, held=(True, 1.1, "both_pass"))
+    fine["sandboxed"] = True
+    fine["evaluation"]["worker_sandbox"] = {"sandboxed": True, "reason": "bubblewrap"}
+    old = trial("t2t/d", "ok", 1.1)  # an old record: no sandbox fields at all (unknown)
+    run = make_run(tmp_path / "run", [agent_off, worker_off, fine, old])
+
+    report = build_report(load_run(run))
+    summary = report["summary"]
+    assert summary["unsandboxed_trials"] == 2
+    assert (summary["unsandboxed_agent_trials"], summary["unsandboxed_worker_trials"]) == (1, 1)
+    assert summary["agents"]["A"]["unsandboxed_trials"] == 2
+    assert [u["why"] for u in summary["unsandboxed"]] == [
+        ["agent not sandboxed (turned off with --sandbox off)"],
+        ["evaluation worker not sandboxed (no bwrap)"]]
+    assert any("not trustworthy" in note for note in summary["notes"])
+    by_task = {t["task"]: t for t in report["trials"]}
+    assert (by_task["t2t/a"]["sandboxed"], by_task["t2t/a"]["worker_sandboxed"]) == (False, None)
+    assert (by_task["t2t/b"]["sandboxed"], by_task["t2t/b"]["worker_sandboxed"]) == (True, False)
+    assert (by_task["t2t/c"]["sandboxed"], by_task["t2t/c"]["worker_sandboxed"]) == (True, True)
+    assert (by_task["t2t/d"]["sandboxed"], by_task["t2t/d"]["unsandboxed"]) == (None, [])
+
+    code, out, _ = aka("report", str(run), "--format", "json")
+    assert code == 0 and json.loads(out)["summary"]["unsandboxed_trials"] == 2
+    code, out, _ = aka("report", str(run), "--format", "csv")
+    rows = {r["task"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert [rows[t]["sandboxed"] for t in ("t2t/a", "t2t/b", "t2t/c", "t2t/d")] == \
+        ["False", "True", "True", ""]
+    assert [rows[t]["worker_sandboxed"] for t in ("t2t/a", "t2t/b", "t2t/c", "t2t/d")] == \
+        ["", "False", "True", ""]
+    code, out, _ = aka("report", str(run), "--format", "md")
+    assert "2 of 4 trial(s) ran without a sandbox" in out and "not trustworthy" in out
+    assert "`A__t2t__b__0`: evaluation worker not sandboxed (no bwrap)" in out
+    assert "| NO (agent) |" in out and "| NO (eval worker) |" in out and "| yes |" in out
+    code, out, _ = aka("report", str(run))  # the table, without --trials: the footnote
+    assert "2 of 4 trial(s) ran without a sandbox" in out
+    assert "A__t2t__a__0: agent not sandboxed" in out
+    code, out, _ = aka("compare", str(run), str(run), "--format", "json")
+    assert any("not trustworthy" in w for w in json.loads(out)["summary"]["warnings"])
+
+
+def test_runs_without_sandbox_information_say_nothing(run_dir: Path, aka):
+    from agentkernelarena.report.render import trial_table_rows
+
+    report = build_report(load_run(run_dir))
+    assert report["summary"]["unsandboxed_trials"] == 0 and not report["summary"]["unsandboxed"]
+    assert "sandbox" not in trial_table_rows(report["trials"])[0]
+    code, out, _ = aka("report", str(run_dir), "--format", "md")
+    assert code == 0 and "Unsandboxed" not in out and "trustworthy" not in out

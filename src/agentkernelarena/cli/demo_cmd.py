@@ -46,7 +46,7 @@ def demo(selectors: tuple[str, ...], platform: str | None, tasks_dirs: tuple[Pat
     for task in chosen:
         for version, folder in (("baseline", task.root), ("solution", task.solution_dir)):
             click.echo(f"evaluating {task.id} {version} ...", err=True)
-            result = evaluate(task, folder, EvalOptions(platform=resolved.name))
+            result = evaluate(task, folder, EvalOptions(platform=resolved.name, sandbox="auto"))
             result["version"] = version
             rows.append(result)
     note = "" if resolved.comparable else " (CPU interpreter: timings not comparable)"

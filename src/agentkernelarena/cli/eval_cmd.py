@@ -28,20 +28,27 @@ from agentkernelarena.tasks.loader import find_task
               help="Tasks with a PyTorch baseline: also time against torch.compile of it.")
 @click.option("--feedback", "as_feedback", is_flag=True,
               help="Print what an agent's local check prints (visible results only).")
+@click.option("--sandbox", type=click.Choice(["on", "off"]), default="on", show_default=True,
+              help="Run the candidate's process in the evaluation sandbox; off only where "
+                   "bubblewrap cannot work (the result then says it was not sandboxed).")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the JSON result to this file.")
 def eval_command(task_id: str, solution_dir: Path, platform: str | None,
                  tasks_dirs: tuple[Path, ...], as_json: bool, seed: int | None,
                  visible_only: bool, no_timing: bool, vs_compile: bool, as_feedback: bool,
-                 out_file: Path | None) -> None:
+                 sandbox: str, out_file: Path | None) -> None:
     """Evaluate the editable files in --solution against task TASK_ID.
 
     Exit status 0 whenever the evaluation ran, whatever the verdict.
     """
     task = find_task(task_id, tasks_dirs)
     options = EvalOptions(platform=platform, seed=seed, held_out=not visible_only,
-                          measure=not no_timing, vs_compile=vs_compile)
+                          measure=not no_timing, vs_compile=vs_compile, sandbox=sandbox,
+                          hidden=tuple(tasks_dirs))
     result = evaluate(task, solution_dir, options)
+    if not result.get("worker_sandbox", {}).get("sandboxed", True):
+        click.echo(f"warning: the candidate was evaluated WITHOUT a sandbox "
+                   f"({result['worker_sandbox']['reason']})", err=True)
     if out_file is not None:
         out_file.write_text(json.dumps(result, indent=2))
     if as_json:

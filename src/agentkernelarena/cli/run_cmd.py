@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +14,13 @@ import click
 from agentkernelarena.agents.settings import parse_agent_args
 from agentkernelarena.cli.options import platform_option, tasks_dir_option
 from agentkernelarena.errors import AkaError
-from agentkernelarena.runner.config import EXECUTORS, SANDBOX_MODES, RunConfig, load_config_file
+from agentkernelarena.runner.config import (
+    EXECUTORS,
+    SANDBOX_ALIASES,
+    SANDBOX_MODES,
+    RunConfig,
+    load_config_file,
+)
 
 
 def _gpus(value: str | None) -> list[int] | None:
@@ -21,6 +30,28 @@ def _gpus(value: str | None) -> list[int] | None:
         return [int(part) for part in value.split(",") if part.strip()]
     except ValueError:
         raise AkaError(f"--gpus {value!r}: expected GPU indices like 0,1") from None
+
+
+class _WarningLines(logging.Handler):
+    """The arena's warnings while a run is set up (a deprecated config value), one line each on
+    stderr; the run's own progress takes over once it starts."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.secho(f"warning: {record.getMessage()}", fg="yellow", err=True)
+
+
+@contextlib.contextmanager
+def _setup_warnings() -> Iterator[None]:
+    logger = logging.getLogger("agentkernelarena")
+    handler = _WarningLines()
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
 
 
 def _overrides(agents: tuple[str, ...], agent_args: tuple[str, ...], **flags: Any
@@ -82,7 +113,12 @@ def build_config(config_file: Path | None, resume: bool, overrides: dict[str, An
 @click.option("--max-iterations", type=click.IntRange(1), help="Agent iterations per trial [3].")
 @click.option("--time-limit", "time_limit_s", type=click.FloatRange(min=1),
               help="Seconds per trial [each task's, 3600].")
-@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), help="[auto]")
+@click.option("--sandbox", type=click.Choice([*SANDBOX_MODES, *SANDBOX_ALIASES]),
+              metavar="on|off",
+              help="on: agents that run code run under bubblewrap, and the run is refused "
+                   "where it cannot work; off: they run unsandboxed (they can read held-out "
+                   "configurations: reports mark those trials) [on]. 'required' and 'auto' "
+                   "are older names for on.")
 @click.option("--seed", type=int, help="The run's seed (evaluation seeds derive from it).")
 @click.option("--vs-compile", is_flag=True, default=None,
               help="Tasks with a PyTorch baseline: also time final solutions against "
@@ -124,8 +160,9 @@ def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: t
                            concurrency=concurrency,
                            eval_concurrency=eval_concurrency, gpus=_gpus(gpus_text),
                            tasks_dirs=tasks_dirs, executor=executor, ray_address=ray_address)
-    config = build_config(config_file, resume, overrides)
-    plan = prepare(config, resume=resume, retry_errors=retry_errors)
+    with _setup_warnings():
+        config = build_config(config_file, resume, overrides)
+        plan = prepare(config, resume=resume, retry_errors=retry_errors)
     if dry_run:
         done, todo, interrupted = scan(plan) if plan.manifest else ([], plan.trials, [])
         click.echo(f"run folder: {plan.out}" + (" (resume)" if plan.manifest else " (new)"))
@@ -133,6 +170,10 @@ def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: t
                    f"{len(plan.tasks)} task(s) x {config.attempts} attempt(s) = "
                    f"{len(plan.trials)} trial(s): {len(done)} finished, {len(todo)} to run "
                    f"({len(interrupted)} interrupted)")
+        click.echo("sandbox: " + ("on (agents that run code run under bubblewrap)"
+                                  if config.sandbox == "on" else
+                                  "OFF: agents run unsandboxed and can read held-out "
+                                  "configurations; reports mark their trials"))
         for key in todo[:20]:
             click.echo(f"  {key.id}")
         if len(todo) > 20:

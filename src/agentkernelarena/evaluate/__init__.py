@@ -1,4 +1,5 @@
-"""Evaluation: the fresh directory, the worker process, the gates, timing and the result record."""
+"""Evaluation: the fresh directory, the judge and the candidate's sandboxed runner, the gates,
+timing and the result record."""
 
 from agentkernelarena.evaluate.evaluator import VERDICTS, EvalOptions, evaluate
 

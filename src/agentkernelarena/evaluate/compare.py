@@ -1,8 +1,9 @@
 """Comparing a candidate's output with the reference's.
 
-Runs inside the worker. The checks are strict on purpose: exact `torch.Tensor` type (a lazy
-subclass could compute on access), exact shape, dtype and device, every element compared, and a
-non-finite value where the reference is finite always fails, whatever the tolerance.
+Runs in the judge, never in the candidate's process. The checks are strict on purpose: exact
+`torch.Tensor` type (a lazy subclass could compute on access), exact shape, dtype and device,
+every element compared, and a non-finite value where the reference is finite always fails,
+whatever the tolerance.
 """
 
 from __future__ import annotations
@@ -125,7 +126,8 @@ def compare_values(
 
 
 def compare_sampled(
-    out: Any, ref: Any, tolerances: dict[str, tuple[float, float]], samples: int = 4096
+    out: Any, ref: Any, tolerances: dict[str, tuple[float, float]], samples: int = 4096,
+    generator: torch.Generator | None = None,
 ) -> Mismatch | None:
     """`compare_values` on random positions (new ones each call) of every output.
 
@@ -139,7 +141,7 @@ def compare_sampled(
             sampled_out.append(o)
             sampled_ref.append(r)
             continue
-        index = torch.randint(0, o.numel(), (samples,), device=o.device)
+        index = torch.randint(0, o.numel(), (samples,), device=o.device, generator=generator)
         sampled_out.append(o.reshape(-1)[index])
         sampled_ref.append(r.reshape(-1).to(o.device)[index])
     return compare_values(tuple(sampled_out), tuple(sampled_ref), tolerances)

@@ -40,9 +40,22 @@ def check_solution_dir(task: Task, solution_dir: Path) -> None:
         )
 
 
+def judge_only_files(task: Task) -> set[str]:
+    """Files of the task the candidate's process never gets: task.yaml (every split's
+    configurations, held-out ones included), the reference and inputs modules, and a separate
+    baseline (the judge runs those; the candidate must not call them)."""
+    files = {"task.yaml", task.reference.file, task.inputs.file}
+    if task.baseline is not None and task.baseline.file != task.entry.file:
+        files.add(task.baseline.file)
+    return files - set(task.editable) - {task.entry.file}
+
+
 def build_candidate(task: Task, solution_dir: Path, dest: Path) -> None:
-    """`dest` = pristine task with the solution's editable files laid over it."""
+    """`dest` = pristine task less the judge's files, with the solution's editable files laid
+    over it."""
     copy_pristine(task, dest)
+    for rel in judge_only_files(task):
+        (dest / rel).unlink(missing_ok=True)
     for rel in task.editable:
         source = solution_dir / rel
         if source.is_file() and not source.is_symlink():

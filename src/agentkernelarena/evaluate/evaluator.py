@@ -18,17 +18,21 @@ from pathlib import Path
 from typing import Any
 
 import agentkernelarena
-from agentkernelarena.errors import AkaError, TaskError
+from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import evaldir, speed_of_light
-from agentkernelarena.evaluate.supervisor import WorkerOutcome, run_worker
+from agentkernelarena.evaluate.sandbox import WorkerSandbox, worker_env, worker_sandbox_status
+from agentkernelarena.evaluate.supervisor import Workers, run_session, runner_command
+from agentkernelarena.evaluate.verdict import held_out_record, interpret
 from agentkernelarena.platforms import Platform, get_platform
-from agentkernelarena.scoring import arithmetic_mean, geometric_mean, trial_score
+from agentkernelarena.scoring import trial_score
 from agentkernelarena.tasks.spec import Task
 
 # `compile_only`: native sources compiled on a machine without a GPU, not run (DESIGN.md §1).
 VERDICTS = ("ok", "compile_error", "incorrect", "rejected", "timeout", "crash", "compile_only")
 CORRECTNESS_SEEDS = 3
-TIMING_POOL = 3
+# "auto" only for code the arena ships or the user wrote (tasks check, demo): sandboxed where
+# bubblewrap works, else run plainly and marked so.
+SANDBOX_MODES = ("on", "off", "auto")
 
 
 @dataclass
@@ -49,6 +53,12 @@ class EvalOptions:
     # Tasks with a PyTorch baseline (torch2*): also time the candidate against
     # torch.compile(baseline) on the visible configurations (speedup_vs_compile; not scored).
     vs_compile: bool = False
+    # The candidate's process in the evaluation sandbox ("on"); "off" only with the user's
+    # explicit consent, and every record then says so.
+    sandbox: str = "on"
+    # Folders the candidate's process must not see besides the bundled suites (the task's own
+    # folder is always hidden): --tasks-dir folders, the run folder.
+    hidden: tuple[Path, ...] = ()
 
 
 def default_timing(platform: Platform) -> dict[str, Any]:
@@ -61,7 +71,8 @@ def default_timing(platform: Platform) -> dict[str, Any]:
             "warmup": 3}
 
 
-def _worker_env(platform: Platform) -> dict[str, str]:
+def _judge_env(platform: Platform) -> dict[str, str]:
+    """The judge runs only the task's own code, as the user."""
     env = dict(os.environ)
     env.update(platform.worker_env)
     src_root = str(Path(agentkernelarena.__file__).resolve().parent.parent)
@@ -72,20 +83,17 @@ def _worker_env(platform: Platform) -> dict[str, str]:
     return env
 
 
-def _seeds(base: int, split: str) -> tuple[list[int], list[int]]:
+def _seeds(base: int, split: str) -> list[int]:
     rng = random.Random(f"{base}:{split}")
-    draw = [rng.randrange(1, 2**31 - 1) for _ in range(CORRECTNESS_SEEDS + TIMING_POOL)]
-    return draw[:CORRECTNESS_SEEDS], draw[CORRECTNESS_SEEDS:]
+    return [rng.randrange(1, 2**31 - 1) for _ in range(CORRECTNESS_SEEDS)]
 
 
 def _split_request(task: Task, split: str, platform: Platform, base_seed: int) -> dict[str, Any]:
-    seeds, timing_seeds = _seeds(base_seed, split)
     return {
         "split": split,
         "configs": [{"name": c.name, "params": c.params, "drawn": c.drawn}
                     for c in task.configs_for(platform.name, split, draw_seed=base_seed)],
-        "seeds": seeds,
-        "timing_seeds": timing_seeds,
+        "seeds": _seeds(base_seed, split),
         # The baseline is checked on held-out configurations for the generalization quadrant.
         "check_baseline": split == "held_out",
     }
@@ -96,9 +104,10 @@ def _request(task: Task, splits: list[str], root: Path, platform: Platform, base
     return {
         "device": platform.device,
         "platform": platform.name,
+        "seed": base_seed,
         "task_root": str(root / "task"),
         "baseline_root": str(root / "baseline"),
-        "candidate_root": str(root / "candidate"),
+        "candidate_root": str(root / "sandbox" / "candidate"),
         "entry": {"file": task.entry.file, "function": task.entry.function},
         "baseline": {"file": (task.baseline or task.entry).file,
                      "function": (task.baseline or task.entry).function},
@@ -125,116 +134,40 @@ def policy_for(task: Task) -> dict[str, Any]:
             "forbid_torch_compute": task.category != "repository"}
 
 
+def _workers(task: Task, platform: Platform, root: Path,
+             options: EvalOptions) -> tuple[Workers, dict[str, Any]]:
+    """The judge's environment, and the runner's command in its sandbox (or, with the user's
+    explicit `sandbox="off"`, without one, marked so in the record)."""
+    if options.sandbox not in SANDBOX_MODES:
+        raise AkaError(f"sandbox mode {options.sandbox!r} is not known",
+                       f"use one of {', '.join(SANDBOX_MODES)}")
+    extra = dict(options.env or {})
+    judge = {**_judge_env(platform), **extra}
+    area = root / "sandbox"
+    env = worker_env({**os.environ, **extra}, area, platform.device)
+    env.update(platform.worker_env)
+    if options.sandbox == "off":
+        info = {"sandboxed": False, "reason": "evaluation sandbox turned off (--sandbox off)"}
+        return Workers(judge, runner_command(), env, area), info
+    status = worker_sandbox_status()
+    if not status.available and options.sandbox == "auto":
+        info = {"sandboxed": False, "reason": f"no evaluation sandbox here: {status.reason}"}
+        return Workers(judge, runner_command(), env, area), info
+    if not status.available:
+        raise AkaError(f"cannot sandbox the candidate's evaluation process: {status.reason}",
+                       "install bubblewrap (`apt-get install -y bubblewrap`), or pass "
+                       "`--sandbox off` to evaluate without it (recorded as unsandboxed)")
+    hidden = [task.root, root / "task", root / "baseline", *options.hidden]
+    sandbox = WorkerSandbox(eval_dir=area, device=platform.device, hidden=hidden,
+                            bwrap=status.executable or "bwrap")
+    info = {"sandboxed": True, "reason": status.reason}
+    return Workers(judge, sandbox.wrap(runner_command()), env, area), info
+
+
 def _deadlines(task: Task) -> dict[str, float]:
     t = task.timeouts
     return {"startup": t["compile"], "compile": t["compile"], "correctness": t["correctness"],
             "sanity": t["correctness"], "performance": t["performance"]}
-
-
-def _ended_early(outcome: WorkerOutcome) -> tuple[str, str]:
-    """Verdict and reason for a worker that stopped before reporting a split's end."""
-    if outcome.timed_out_phase is not None:
-        return "timeout", (f"timed out in the {outcome.timed_out_phase} phase; "
-                           "the worker was killed")
-    code = outcome.returncode
-    how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-    tail = f"; last output:\n{outcome.log_tail}" if outcome.log_tail else ""
-    return "crash", f"the evaluation process ended without a result ({how}){tail}"
-
-
-def interpret(outcome: WorkerOutcome, task: Task, split: str,
-              request_configs: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """One split's verdict, flags, reasons and per-configuration records from the worker's
-    events; None when the worker never reached this split (it ended in an earlier one)."""
-    harness = outcome.first("harness_error")
-    if harness and "ModuleNotFoundError" in harness["message"]:
-        raise AkaError(f"task {task.id}: a Python module is missing on this machine: "
-                       f"{harness['message'].splitlines()[-1]}",
-                       "install it into the arena's environment (`make setup` installs what "
-                       "the bundled tasks need)")
-    if harness:
-        raise TaskError(f"task {task.id} is broken (its pristine files): {harness['message']}",
-                        f"run `aka tasks check {task.id}`")
-    infra = outcome.first("infra_error")
-    if infra:
-        raise AkaError(f"task {task.id}: this machine cannot build it: {infra['message']}",
-                       "install the missing toolchain (see docs/native.md)")
-    compile_only = outcome.first("compile_only")
-    if compile_only:
-        return {"verdict": "compile_only", "compiled": True, "correct": None, "speedup": None,
-                "speedup_arith": None, "reasons": [compile_only["message"]], "configs": [],
-                "wall_s": 0.0, "sanity_issues": [], "drawn": []}
-    compiled = outcome.first("compiled") is not None
-    events = [e for e in outcome.events if e.get("split") == split]
-    kinds = {e["event"]: e for e in events}
-    if compiled and "split_start" not in kinds and split != "visible":
-        return None
-    configs: dict[str, dict[str, Any]] = {}
-    for event in events:
-        kind = event["event"]
-        if kind in ("config_correct", "config_incorrect", "config_timing",
-                    "config_timing_compile"):
-            record = configs.setdefault(event["config"], {"name": event["config"]})
-            record.update({k: v for k, v in event.items()
-                           if k not in ("event", "config", "split", "t", "message")})
-            if kind in ("config_correct", "config_incorrect"):
-                record["correct"] = kind == "config_correct"
-    reasons: list[str] = []
-    if (failure := outcome.first("compile_error")) is not None:
-        verdict = "compile_error"
-        reasons.append(failure["message"])
-    elif (failure := outcome.first("rejected")) is not None:
-        verdict = "rejected"
-        reasons.append(failure["message"])
-    elif outcome.first("forged") is not None:
-        verdict = "rejected"
-        reasons.append("wrote into the evaluation's result channel (forged results); "
-                       "everything after that point was discarded")
-    elif (failure := next((e for e in outcome.events if e["event"] == "crash"
-                           and e.get("split") in (None, split)), None)) is not None:
-        verdict = "crash"
-        reasons.append(failure["message"])
-    elif (failure := kinds.get("incorrect")) is not None:
-        verdict = "incorrect"
-        per_config = [e["message"] for e in events if e["event"] == "config_incorrect"]
-        reasons.extend(per_config or [failure["message"]])
-    elif "split_done" in kinds:
-        verdict = "ok"
-    else:
-        verdict, reason = _ended_early(outcome)
-        reasons.append(reason)
-    correct = verdict == "ok"
-    speedups = [c["speedup"] for c in configs.values() if c.get("speedup") is not None]
-    timed = correct and speedups and len(speedups) == len(configs)
-    phase_times = [e["t"] for e in events if "t" in e]
-    record = {
-        "verdict": verdict,
-        "compiled": compiled,
-        "correct": correct,
-        "speedup": geometric_mean(speedups) if timed else None,
-        "speedup_arith": arithmetic_mean(speedups) if timed else None,
-        "reasons": reasons,
-        "configs": list(configs.values()),
-        "wall_s": round(max(phase_times) - min(phase_times), 3) if phase_times else 0.0,
-        "sanity_issues": [e["message"] for e in events if e["event"] == "sanity_issue"],
-        "drawn": [c["name"] for c in request_configs if c.get("drawn")],
-    }
-    # Only with EvalOptions(vs_compile=True), for tasks whose baseline is PyTorch.
-    versus = [c["speedup_vs_compile"] for c in configs.values() if "speedup_vs_compile" in c]
-    versus_error = outcome.first("vs_compile_error")
-    if versus or versus_error:
-        complete = timed and len(versus) == len(configs)
-        record["speedup_vs_compile"] = geometric_mean(versus) if complete else None
-    if versus_error:
-        record["vs_compile_error"] = versus_error["message"]
-    return record
-
-
-def _quadrant(baseline_ok: bool | None, candidate_ok: bool) -> str | None:
-    if baseline_ok is None:
-        return None
-    return {(True, True): "both_pass", (True, False): "regression",
-            (False, False): "both_fail", (False, True): "improvement"}[(baseline_ok, candidate_ok)]
 
 
 def _apply_speed_checks(task: Task, result: dict[str, Any]) -> None:
@@ -257,19 +190,6 @@ def _apply_speed_checks(task: Task, result: dict[str, Any]) -> None:
                                f"{speed_of_light.REVIEW_SPEEDUP:g}x and no guard fired")
 
 
-def _held_out_record(split: dict[str, Any]) -> dict[str, Any]:
-    flags = [c.get("baseline_correct") for c in split["configs"]]
-    baseline_ok = all(flags) if flags and None not in flags else None
-    return {
-        "evaluated": True,
-        **{k: split[k] for k in ("verdict", "correct", "speedup", "speedup_arith", "reasons",
-                                 "configs", "wall_s", "sanity_issues")},
-        "baseline_correct": baseline_ok,
-        "quadrant": _quadrant(baseline_ok, split["correct"]),
-        "drawn": split["drawn"],
-    }
-
-
 def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None) -> dict[str, Any]:
     """Evaluate the editable files in `solution_dir` against `task`; see DESIGN.md §5."""
     options = options or EvalOptions()
@@ -284,7 +204,8 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
     try:
         evaldir.copy_pristine(task, root / "task")
         evaldir.copy_pristine(task, root / "baseline")
-        evaldir.build_candidate(task, solution_dir, root / "candidate")
+        evaldir.build_candidate(task, solution_dir, root / "sandbox" / "candidate")
+        (root / "sandbox" / "io").mkdir()
         result: dict[str, Any] = {
             "task": task.id,
             "category": task.category,
@@ -301,10 +222,11 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
         else:
             splits = ["visible", "held_out"] if options.held_out else ["visible"]
             request = _request(task, splits, root, platform, base_seed, options, timing)
-            env = {**_worker_env(platform), **(options.env or {})}
-            outcome = run_worker(request, root, env, _deadlines(task))
+            workers, result["worker_sandbox"] = _workers(task, platform, root, options)
+            outcome = run_session(request, root, root / "sandbox" / "io", workers,
+                                  _deadlines(task))
             result["versions"] = (outcome.first("start") or {}).get("versions", {})
-            result["network_isolated"] = outcome.network_isolated
+            result["network_isolated"] = result["worker_sandbox"]["sandboxed"]
             configs = {s["split"]: s["configs"] for s in request["splits"]}
             result.update(interpret(outcome, task, "visible", configs["visible"]) or {})
             # Native sources: built now or from the cache, and how long it took (else None).
@@ -313,7 +235,7 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
                 if options.held_out else None
             if held_split is not None and result["compiled"] \
                     and result["verdict"] != "compile_only":
-                held = _held_out_record(held_split)
+                held = held_out_record(held_split)
         result["held_out"] = held
         _apply_speed_checks(task, result)
         result["ignored_files"] = evaldir.ignored_changes(task, solution_dir)

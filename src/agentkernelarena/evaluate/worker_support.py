@@ -1,6 +1,5 @@
-"""What the evaluation worker uses besides its gates: failure types, argument handling, the
-input-layout rule, device sync, version probes and torch.compile of the baseline. Imported
-with the worker, before any candidate code runs (the tamper watch covers this module too)."""
+"""What the two worker processes share: argument handling, the input-layout rule, device sync,
+version probes, and (for the judge) torch.compile of the baseline."""
 
 from __future__ import annotations
 
@@ -12,22 +11,11 @@ from typing import Any
 
 import torch
 
-from agentkernelarena.evaluate.channel import Events
 from agentkernelarena.evaluate.compare import Mismatch
 
 
 class TaskBug(Exception):
     """The pristine task is broken in a way only evaluation reveals (not the candidate's fault)."""
-
-
-class CandidateFailure(Exception):
-    """The candidate failed a gate; `kind` is the event to report."""
-
-    def __init__(self, kind: str, message: str, **fields: Any) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.fields = fields
 
 
 def upcast_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -114,28 +102,21 @@ def worker_versions(device: str) -> dict[str, Any]:
 
 def compile_baseline(baseline_fn: Callable[..., Any],
                      make_inputs: Callable[[dict[str, Any], int], tuple[Any, ...]],
-                     visible: dict[str, Any] | None, device: str, events: Events) -> Any:
-    """torch.compile of a PyTorch baseline, compiled for every visible configuration now.
-
-    Now, before the tamper watch's snapshot and before the candidate exists: compiling
-    later would change torch's state under the watch, and the candidate could reach it.
-    dynamic=False and a warm call per configuration mean no recompiles while timing.
-    A failure is reported (event `vs_compile_error`), not fatal: the comparison is extra
-    information."""
-    if visible is None:
-        return None
+                     configs: list[dict[str, Any]], seed: int,
+                     device: str) -> tuple[Any, str | None]:
+    """torch.compile of a PyTorch baseline, compiled for every visible configuration now, in
+    the judge (the candidate's process never sees it). dynamic=False and a warm call per
+    configuration mean no recompiles while timing. A failure is reported (the comparison is
+    extra information), not fatal: (None, message)."""
     try:
-        # In-process compilation: inductor's pool of compile workers would be child
-        # processes that come and go while the candidate is watched for hidden work.
         import torch._inductor.config as inductor_config
 
+        # In-process compilation: no pool of compile workers left running beside the timing.
         inductor_config.compile_threads = 1
         compiled = torch.compile(baseline_fn, dynamic=False)
-        for config in visible["configs"]:
-            compiled(*make_inputs(config["params"], visible["seeds"][0]))
+        for params in configs:
+            compiled(*make_inputs(params, seed))
         device_sync(device)
     except Exception as exc:  # inductor missing a compiler, an unsupported op, ...
-        message = f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:500]
-        events.emit("vs_compile_error", message=message)
-        return None
-    return compiled
+        return None, f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:500]
+    return compiled, None

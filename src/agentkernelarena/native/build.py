@@ -129,8 +129,10 @@ def environment_parts() -> dict[str, object]:
 
 
 def _build_dir(src_dir: Path, name: str) -> Path:
-    """`<module dir>/.aka_build/<name>`; under the cache root if the task folder is read-only."""
-    for base in (src_dir / BUILD_DIR_NAME, cache.cache_root().parent / "build"):
+    """`<module dir>/.aka_build/<name>`; else beside the cache that takes writes (the private
+    write dir inside the sandbox, where the shared cache is read-only)."""
+    cache_base = (cache.write_root() or cache.cache_root()).parent
+    for base in (src_dir / BUILD_DIR_NAME, cache_base / "build"):
         try:
             (base / name).mkdir(parents=True, exist_ok=True)
             return base / name

@@ -7,6 +7,10 @@ include, the flags, the compiler's version, torch, Python, the platform and the 
 is a directory `<key>/` holding the artifacts and `meta.json`; it is written under a temporary
 name and renamed into place, so a reader sees a complete entry or none, and two processes that
 build the same thing at once both succeed (the second rename loses and is discarded).
+
+Inside the evaluation sandbox the shared cache is read-only (a candidate must not plant a
+binary that a later trial would load); `$AKA_CACHE_WRITE_DIR` then names a private folder that
+takes new entries and is searched first. Without it, the shared cache is read and written.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["cache_root", "compute_key", "install", "local_includes", "lookup", "store"]
+__all__ = ["cache_root", "compute_key", "install", "local_includes", "lookup", "store",
+           "write_root"]
 
 _QUOTE_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 
@@ -29,6 +34,12 @@ def cache_root() -> Path:
     """`$AKA_CACHE_DIR/native`, default `~/.cache/agentkernelarena/native`."""
     base = os.environ.get("AKA_CACHE_DIR") or os.path.join("~", ".cache", "agentkernelarena")
     return Path(base).expanduser() / "native"
+
+
+def write_root() -> Path | None:
+    """`$AKA_CACHE_WRITE_DIR/native`: where new entries go when the shared cache is read-only."""
+    base = os.environ.get("AKA_CACHE_WRITE_DIR")
+    return Path(base).expanduser() / "native" if base else None
 
 
 def local_includes(sources: Iterable[Path], root: Path) -> list[Path]:
@@ -69,10 +80,14 @@ def compute_key(parts: dict[str, object], files: Iterable[Path], root: Path) -> 
     return digest.hexdigest()
 
 
-def lookup(key: str) -> Path | None:
-    """The cache entry for `key`, or None. An entry without meta.json is not complete."""
-    entry = cache_root() / key
+def _complete(entry: Path) -> Path | None:
     return entry if (entry / "meta.json").is_file() else None
+
+
+def lookup(key: str) -> Path | None:
+    """The entry for `key` in the write dir, else the shared cache; None without meta.json."""
+    roots = [root for root in (write_root(), cache_root()) if root is not None]
+    return next((e for r in roots if (e := _complete(r / key)) is not None), None)
 
 
 def store(key: str, artifacts: Iterable[Path], meta: dict[str, object]) -> Path | None:
@@ -81,7 +96,7 @@ def store(key: str, artifacts: Iterable[Path], meta: dict[str, object]) -> Path 
     A cache that cannot be written (read-only home, full disk) must not fail a build that
     succeeded, so errors here only mean "not cached".
     """
-    root = cache_root()
+    root = write_root() or cache_root()
     final = root / key
     tmp = root / f".tmp-{key[:16]}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     try:
@@ -92,7 +107,7 @@ def store(key: str, artifacts: Iterable[Path], meta: dict[str, object]) -> Path 
         try:
             os.rename(tmp, final)
         except OSError:
-            if lookup(key) is None:  # not a lost race: a broken leftover entry; replace it
+            if _complete(final) is None:  # not a lost race: a broken leftover entry; replace it
                 shutil.rmtree(final, ignore_errors=True)
                 os.rename(tmp, final)
     except OSError:

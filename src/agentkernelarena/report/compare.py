@@ -113,6 +113,12 @@ def compare_runs(run_a: RunData, run_b: RunData, agent_a: str | None = None,
         if run.manifest.get("comparable") is False:
             warnings.append(f"run {name} ran on {run.manifest.get('platform')}: its timings "
                             "are not comparable")
+    for name, label, rows in (("a", label_a, rows_a), ("b", label_b, rows_b)):
+        unsandboxed = sum(bool(r["unsandboxed"]) for r in rows)
+        if unsandboxed:
+            warnings.append(f"run {name}: {unsandboxed} trial(s) of {label} ran without a "
+                            "sandbox (agent or evaluation worker): their held-out results are "
+                            "not trustworthy")
     if run_a.manifest.get("platform") != run_b.manifest.get("platform"):
         warnings.append("the runs used different platforms")
     totals_a = _side_totals([t["a"] for t in tasks])

@@ -32,6 +32,31 @@ NOTES = [
     "baseline passes but the candidate fails, both_fail, improvement)",
     "missing trials (not finished yet) are not counted anywhere but run.missing",
 ]
+UNTRUSTED_NOTE = ("{n} trial(s) ran without a sandbox (summary.unsandboxed, per trial "
+                  "`unsandboxed`): their held-out results are not trustworthy")
+
+
+def unsandboxed_reasons(record: dict[str, Any]) -> list[str]:
+    """What of a trial ran without a sandbox: its agent (trial `sandboxed: false`), its final
+    evaluation's worker (`worker_sandbox.sandboxed: false`). Unknown (older records) is not
+    reported."""
+    out = []
+    if record.get("sandboxed") is False:
+        reason = (record.get("sandbox") or {}).get("reason")
+        out.append("agent not sandboxed" + (f" ({reason})" if reason else ""))
+    worker = _worker_sandbox(record)
+    if worker is not None and worker.get("sandboxed") is False:
+        reason = worker.get("reason")
+        out.append("evaluation worker not sandboxed" + (f" ({reason})" if reason else ""))
+    return out
+
+
+def _worker_sandbox(record: dict[str, Any]) -> dict[str, Any] | None:
+    for key in ("evaluation", "result"):
+        info = (record.get(key) or {}).get("worker_sandbox")
+        if isinstance(info, dict) and "sandboxed" in info:
+            return info
+    return None
 
 
 def held_out_summary(held: dict[str, Any]) -> dict[str, Any]:
@@ -60,6 +85,8 @@ def trial_row(record: dict[str, Any]) -> dict[str, Any]:
     evaluation = record.get("evaluation") or {}
     held = record.get("held_out") or {}
     usage = record.get("usage") or {}
+    worker = _worker_sandbox(record)
+    sandboxed = record.get("sandboxed")
     return {
         "id": record.get("_id"),
         "task": record["task"],
@@ -80,6 +107,11 @@ def trial_row(record: dict[str, Any]) -> dict[str, Any]:
         "comparable": evaluation.get("comparable"),
         "agent_failure": record.get("agent_failure"),
         "timed_out": bool(record.get("timed_out")),
+        # True/False; None where the record does not say (the worker: evaluations before it
+        # reported one).
+        "sandboxed": sandboxed if isinstance(sandboxed, bool) else None,
+        "worker_sandboxed": bool(worker["sandboxed"]) if worker is not None else None,
+        "unsandboxed": unsandboxed_reasons(record),
         "agent_wall_s": usage.get("agent_wall_s"),
         "trial_wall_s": record.get("trial_wall_s"),
         "turns": usage.get("turns"),
@@ -155,6 +187,7 @@ def group_metrics(rows: list[dict[str, Any]]) -> dict[str, Any]:
         },
         "generalization": generalization(rows),
         "score_mean": _round(sum(r["score"] for r in rows) / n, 3),
+        "unsandboxed_trials": sum(bool(r["unsandboxed"]) for r in rows),
         "agent_time_s": {"total": _round(agent_time, 1),
                          "mean": _round(agent_time / n if agent_time is not None else None, 1)},
         "trial_time_s_total": _round(trial_time, 1),
@@ -181,6 +214,12 @@ def build_report(run: RunData) -> dict[str, Any]:
         agents[label] = {**group_metrics(mine), "categories": {
             c: group_metrics([r for r in mine if r["category"] == c]) for c in categories}}
     manifest = run.manifest
+    unsandboxed = [{"id": r["id"], "agent": r["agent"], "task": r["task"],
+                    "attempt": r["attempt"], "why": r["unsandboxed"]}
+                   for r in rows if r["unsandboxed"]]
+    notes = list(NOTES)
+    if unsandboxed:
+        notes.append(UNTRUSTED_NOTE.format(n=len(unsandboxed)))
     summary = {
         "run": {
             "path": str(run.path),
@@ -195,7 +234,12 @@ def build_report(run: RunData) -> dict[str, Any]:
             "complete": not run.missing,
         },
         "agents": agents,
-        "notes": list(NOTES),
+        # Trials whose agent or evaluation worker ran unsandboxed: held-out results untrusted.
+        "unsandboxed_trials": len(unsandboxed),
+        "unsandboxed_agent_trials": sum(r["sandboxed"] is False for r in rows),
+        "unsandboxed_worker_trials": sum(r["worker_sandboxed"] is False for r in rows),
+        "unsandboxed": unsandboxed,
+        "notes": notes,
     }
     return {"summary": summary, "trials": rows,
             "missing": [{k: m[k] for k in ("id", "agent", "task", "attempt")}

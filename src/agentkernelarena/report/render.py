@@ -78,10 +78,21 @@ def generalization_rows(summary: dict[str, Any]) -> Rows:
     return headers, rows
 
 
+def sandbox_cell(trial: dict[str, Any]) -> str:
+    """The trials table's sandbox marker: yes, NO (agent / eval worker), - unknown."""
+    parts = [name for name, key in (("agent", "sandboxed"), ("eval worker", "worker_sandboxed"))
+             if trial.get(key) is False]
+    if parts:
+        return f"NO ({', '.join(parts)})"
+    return "yes" if trial.get("sandboxed") else "-"
+
+
 def trial_table_rows(trials: list[dict[str, Any]]) -> Rows:
     versus = any(t.get("speedup_vs_compile") is not None for t in trials)
+    # The marker column only where some trial ran unsandboxed (footnote: unsandboxed_lines).
+    marked = any(t.get("unsandboxed") for t in trials)
     headers = ["trial", "verdict", "speedup", *(["vs torch.compile"] if versus else []),
-               "held-out", "quadrant", "score", "agent time"]
+               "held-out", "quadrant", "score", "agent time", *(["sandbox"] if marked else [])]
     rows = []
     for t in trials:
         held = t["held_out"]
@@ -91,8 +102,32 @@ def trial_table_rows(trials: list[dict[str, Any]]) -> Rows:
                      fmt_speedup(t["speedup"]),
                      *([fmt_speedup(t.get("speedup_vs_compile"))] if versus else []),
                      held_text, held["quadrant"] or "-",
-                     num(t["score"]), f"{num(t['agent_wall_s'], 0)} s"])
+                     num(t["score"]), f"{num(t['agent_wall_s'], 0)} s",
+                     *([sandbox_cell(t)] if marked else [])])
     return headers, rows
+
+
+def _trial_name(entry: dict[str, Any]) -> str:
+    return entry.get("id") or f"{entry['agent']} {entry['task']} #{entry['attempt']}"
+
+
+def unsandboxed_lines(summary: dict[str, Any], limit: int | None = 20, quote: bool = False
+                      ) -> list[str]:
+    """The footnote on trials that ran without a sandbox (none: no lines): a headline, then one
+    line per trial (at most `limit`; `quote`: trial names as Markdown code)."""
+    listed = summary.get("unsandboxed") or []
+    if not listed:
+        return []
+    lines = [f"WARNING: {len(listed)} of {summary['run']['finished']} trial(s) ran without a "
+             "sandbox (agent or evaluation worker): their held-out results are not "
+             "trustworthy"]
+    shown = listed if limit is None else listed[:limit]
+    tick = "`" if quote else ""
+    lines += [f"{tick}{_trial_name(u)}{tick}: {'; '.join(u['why'])}" for u in shown]
+    if len(listed) > len(shown):
+        lines.append(f"... and {len(listed) - len(shown)} more (`--format json`: "
+                     "summary.unsandboxed)")
+    return lines
 
 
 def status_line(summary: dict[str, Any]) -> str:
@@ -133,6 +168,11 @@ def print_tables(report: dict[str, Any], with_trials: bool = False) -> None:
     console_.print(rich_table(generalization_rows(summary), "generalization (held-out)"))
     if with_trials:
         console_.print(rich_table(trial_table_rows(report["trials"]), "trials"))
+    warning = unsandboxed_lines(summary)
+    if warning:
+        console_.print(warning[0], style="bold red", markup=False, highlight=False)
+        for line in warning[1:]:
+            console_.print(f"  {line}", style="red", markup=False, highlight=False)
     console_.print("speedup means are over correct trials only; every rate counts all finished "
                   "trials (`--format json` has the notes)", style="dim")
 
@@ -153,6 +193,10 @@ def to_markdown(report: dict[str, Any], with_trials: bool = True) -> str:
              "", "## Generalization", "", markdown_table(generalization_rows(summary)), ""]
     if with_trials:
         parts += ["## Trials", "", markdown_table(trial_table_rows(report["trials"])), ""]
+    warning = unsandboxed_lines(summary, limit=None, quote=True)
+    if warning:
+        parts += ["## Unsandboxed trials", "", f"**{warning[0]}**", ""]
+        parts += [f"- {line}" for line in warning[1:]] + [""]
     parts += ["## Notes", ""] + [f"- {note}" for note in summary["notes"]]
     return "\n".join(parts) + "\n"
 
@@ -161,7 +205,7 @@ CSV_COLUMNS = ["id", "task", "category", "agent", "agent_name", "attempt", "stat
                "compiled", "correct", "speedup", "speedup_arith", "speedup_vs_compile", "score",
                "held_out_evaluated", "held_out_verdict", "held_out_correct", "held_out_speedup",
                "held_out_quadrant", "held_out_baseline_correct", "seed", "agent_failure",
-               "timed_out",
+               "timed_out", "sandboxed", "worker_sandboxed",
                "agent_wall_s", "trial_wall_s", "turns", "tokens_in", "tokens_out",
                "tokens_cached", "cost_usd", "reasons"]
 

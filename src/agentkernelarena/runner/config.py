@@ -12,6 +12,7 @@ refuses a different one, so results of two experiments never mix. The *schedulin
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -22,8 +23,14 @@ import yaml
 from agentkernelarena.agents.registry import AgentSpec
 from agentkernelarena.errors import AkaError
 
+log = logging.getLogger(__name__)
 EXECUTORS = ("local", "ray")
-SANDBOX_MODES = ("auto", "required", "off")
+# on: every agent that runs code runs under bubblewrap, and a run without a working one is
+# refused; off: agents run unsandboxed, on purpose (they can read held-out configurations).
+SANDBOX_MODES = ("on", "off")
+# Older names, still read (old run configs and the manifests `--resume` reuses): both mean on.
+SANDBOX_ALIASES = {"required": "on", "auto": "on"}
+DEPRECATED_SANDBOX = {"auto"}  # `auto` used to fall back to no sandbox; it now means `on`
 LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 # Fields that decide what the results mean (compared on --resume); the rest only schedule.
 IDENTITY = ("agents", "task_ids", "attempts", "platform", "max_iterations", "time_limit_s",
@@ -39,7 +46,7 @@ class RunConfig:
     platform: str | None = None  # None: this machine's GPU, else cpu (resolved when planned)
     max_iterations: int = 3
     time_limit_s: float | None = None  # None: each task's own agent timeout
-    sandbox: str = "auto"
+    sandbox: str = "on"
     seed: int | None = None  # None: drawn once per run and recorded in the manifest
     label: str | None = None
     timing: dict[str, Any] | None = None  # evaluation timing overrides (quick runs, tests)
@@ -72,6 +79,24 @@ class RunConfig:
 
 def _fail(source: str, name: str, problem: str, hint: str | None = None) -> AkaError:
     return AkaError(f"{source}: field '{name}': {problem}", hint)
+
+
+def sandbox_mode(value: Any, source: str = "run options", warn: bool = True) -> str:
+    """`on` or `off`, from a mode as written (old names included: `required` and `auto` are
+    `on`; `auto` with a one-line deprecation warning, since it no longer falls back)."""
+    if value is False:  # YAML 1.1 reads a bare `off` as false, `on` as true
+        value = "off"
+    elif value is True:
+        value = "on"
+    if value in SANDBOX_MODES:
+        return str(value)
+    if value in SANDBOX_ALIASES:
+        if warn and value in DEPRECATED_SANDBOX:
+            log.warning("%s: sandbox %r is deprecated and now means 'on' (agents always run "
+                        "sandboxed; use 'off' to run them without)", source, value)
+        return SANDBOX_ALIASES[value]
+    raise _fail(source, "sandbox", f"{value!r} is not one of {', '.join(SANDBOX_MODES)}",
+                "on (the default) or off")
 
 
 def _positive_int(value: Any, source: str, name: str) -> int:
@@ -146,11 +171,12 @@ def config_from_mapping(raw: dict[str, Any], source: str, base: Path | None = No
             if not isinstance(value, str):
                 raise _fail(source, name, f"expected a string, got {value!r}")
             setattr(config, name, value)
-        elif name in ("sandbox", "executor"):
-            choices = SANDBOX_MODES if name == "sandbox" else EXECUTORS
-            if value not in choices:
-                raise _fail(source, name, f"{value!r} is not one of {', '.join(choices)}")
-            setattr(config, name, value)
+        elif name == "sandbox":
+            config.sandbox = sandbox_mode(value, source)
+        elif name == "executor":
+            if value not in EXECUTORS:
+                raise _fail(source, name, f"{value!r} is not one of {', '.join(EXECUTORS)}")
+            config.executor = value
         elif name == "seed":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise _fail(source, name, f"expected an integer, got {value!r}")
@@ -255,6 +281,12 @@ def identity_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         before, after = old.get(key), new.get(key)
         if before == after:
             continue
+        if key == "sandbox" and before is not None and after is not None:
+            try:  # a run recorded as `auto` or `required` is an `on` run
+                if sandbox_mode(before, warn=False) == sandbox_mode(after, warn=False):
+                    continue
+            except AkaError:
+                pass
         if key == "task_ids":
             gone = sorted(set(before or []) - set(after or []))
             added = sorted(set(after or []) - set(before or []))

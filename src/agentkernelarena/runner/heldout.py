@@ -122,6 +122,9 @@ def reevaluate(run_dir: Path, draws: int = 3, platform: str | None = None,
     tasks = run_tasks(run, tasks_dirs)
     pool = DevicePool(make_slots(plat, gpus, eval_concurrency))
     timing = timing if timing is not None else (run.manifest.get("identity") or {}).get("timing")
+    # The run's own sandbox choice holds for its re-draws (an `off` run was the user's call).
+    identity = run.manifest.get("identity") or {}
+    sandbox = "off" if identity.get("sandbox", run.manifest.get("sandbox")) == "off" else "on"
     evaluator = pool.wrap(evaluate)
     entries: list[dict[str, Any]] = []
     jobs: list[tuple[dict[str, Any], Task, Path, int]] = []
@@ -157,7 +160,8 @@ def reevaluate(run_dir: Path, draws: int = 3, platform: str | None = None,
         try:
             result = evaluator(task, folder, EvalOptions(platform=plat.name, seed=seed,
                                                          held_out=True, measure=measure,
-                                                         timing=timing))
+                                                         timing=timing, sandbox=sandbox,
+                                                         hidden=(Path(run_dir),)))
             outcome = _slim(result, seed)
         except AkaError as exc:
             outcome = {"seed": seed, "error": str(exc), "held_out": {"correct": False,

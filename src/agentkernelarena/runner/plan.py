@@ -27,7 +27,7 @@ from agentkernelarena.runner.config import RunConfig, check_complete, identity, 
 from agentkernelarena.runner.manifest import MANIFEST, read_manifest
 from agentkernelarena.tasks import discover_tasks, select_tasks
 from agentkernelarena.tasks.spec import Task
-from agentkernelarena.workspace.sandbox import bwrap_status
+from agentkernelarena.workspace import sandbox as sandboxing
 
 TRIALS = "trials"
 TRIAL_JSON = "trial.json"
@@ -85,19 +85,40 @@ def default_out(config: RunConfig) -> Path:
     return Path("runs") / f"{name}-{stamp}"
 
 
+def no_sandbox_error(agents: list[str], reason: str) -> AkaError:
+    """Why agents that run code cannot be sandboxed here, and the two ways out."""
+    return AkaError(f"agent(s) {', '.join(agents)} must run in a sandbox (--sandbox on, the "
+                    f"default), and none can be made here: {reason}",
+                    "install bubblewrap (`apt-get install -y bubblewrap`), or pass --sandbox "
+                    "off (`sandbox: off` in a run config) to run the agents unsandboxed, "
+                    "explicitly: they can then read the held-out configurations")
+
+
+def check_sandbox(config: RunConfig, agents: dict[str, Any]) -> None:
+    """With the sandbox on, every agent that runs code (all but the in-process ones) needs a
+    working bubblewrap: refused here, before any trial starts, instead of running unsandboxed."""
+    if config.sandbox == "off":
+        return
+    programs = [label for label, agent in agents.items()
+                if not getattr(agent, "in_process", False)]
+    if not programs:
+        return
+    status = sandboxing.bwrap_status()
+    if not status.available:
+        raise no_sandbox_error(programs, status.reason)
+
+
 def check_agents(config: RunConfig) -> dict[str, AgentSpec]:
-    """Each agent exists, its settings parse, its own validate() passes."""
+    """Each agent exists, its settings parse, its own validate() passes; the sandbox the
+    agents need can be made."""
     check_complete(config)
-    agents = {}
+    agents, created = {}, {}
     for spec in config.agents:
         agent = spec.create()  # unknown agent or setting: AkaError naming it
         getattr(agent, "validate", lambda: None)()
-        if config.sandbox == "required" and not getattr(agent, "in_process", False):
-            status = bwrap_status()
-            if not status.available:
-                raise AkaError(f"--sandbox required, but no sandbox works here: {status.reason}",
-                               "install bubblewrap, or use --sandbox auto")
         agents[spec.label or spec.name] = spec
+        created[spec.label or spec.name] = agent
+    check_sandbox(config, created)
     return agents
 
 

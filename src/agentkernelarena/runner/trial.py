@@ -14,7 +14,7 @@ check (visible configurations) whose summary goes into the next prompt; one wall
 for the whole trial, enforced by killing the agent's process tree; then the final workspace is
 evaluated with held-out configurations. Whatever the agent did (crashed, hung, printed garbage,
 deleted its kernel), the trial ends with a verdict and the caller goes on; only configuration
-mistakes (an unknown agent, bad settings, a required sandbox that is missing) raise AkaError.
+mistakes (an unknown agent, bad settings, a sandbox that cannot be made) raise AkaError.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
 from agentkernelarena.evaluate.evaldir import missing_editable
 from agentkernelarena.platforms import get_platform
+from agentkernelarena.runner.config import SANDBOX_ALIASES, SANDBOX_MODES
+from agentkernelarena.runner.plan import no_sandbox_error
 from agentkernelarena.runner.record import (
     missing_result,
     usage_totals,
@@ -52,13 +54,13 @@ from agentkernelarena.runner.record import (
     write_json_atomic,
 )
 from agentkernelarena.tasks.spec import Task
+from agentkernelarena.workspace import sandbox as sandboxing
 from agentkernelarena.workspace.check_server import CheckServer, CheckService
 from agentkernelarena.workspace.materialize import materialize
-from agentkernelarena.workspace.sandbox import Sandbox, bwrap_status
+from agentkernelarena.workspace.sandbox import Sandbox
 
 log = logging.getLogger(__name__)
 SCHEMA = 1
-SANDBOX_MODES = ("auto", "required", "off")
 
 
 @dataclass
@@ -66,7 +68,7 @@ class TrialOptions:
     max_iterations: int = 3
     time_limit_s: float | None = None  # None: the task's `timeouts.agent` (default 3600 s)
     platform: str | None = None  # evaluation platform; None: this machine's GPU, else cpu
-    sandbox: str = "auto"  # auto: bubblewrap when it works; required: fail without; off
+    sandbox: str = "on"  # on: bubblewrap, and AkaError where it cannot work; off: none
     seed: int | None = None  # the final evaluation's seed (None: drawn)
     attempt: int = 0
     timing: dict[str, Any] | None = None  # evaluation timing overrides (tests)
@@ -80,31 +82,47 @@ class TrialOptions:
     hidden: tuple[Path, ...] = ()
 
 
+def _sandbox_mode(agent: BaseAgent, options: TrialOptions) -> tuple[str, Any]:
+    """("in-process" | "on" | "off", the bwrap status for "on"); AkaError for an unknown mode or
+    a sandbox that cannot be made (before anything of the trial exists)."""
+    if getattr(agent, "in_process", False):
+        return "in-process", None
+    # Older names (`aka agents trial --sandbox auto`) mean on: nothing falls back any more.
+    mode = SANDBOX_ALIASES.get(options.sandbox, options.sandbox)
+    if mode not in SANDBOX_MODES:
+        raise AkaError(f"sandbox mode {options.sandbox!r}", f"one of {', '.join(SANDBOX_MODES)}")
+    if mode == "off":
+        return mode, None
+    status = sandboxing.bwrap_status()
+    if not status.available:
+        raise no_sandbox_error([agent.name], status.reason)
+    return mode, status
+
+
 def _sandbox_for(agent: BaseAgent, options: TrialOptions, workspace: Path, task: Task,
                  socket_dir: Path) -> tuple[Sandbox | None, dict[str, Any]]:
-    if getattr(agent, "in_process", False):
+    mode, status = _sandbox_mode(agent, options)
+    if mode == "in-process":
         return None, {"kind": "in-process", "sandboxed": True,
                       "reason": "the agent works through arena tools confined to the workspace"}
-    if options.sandbox not in SANDBOX_MODES:
-        raise AkaError(f"sandbox mode {options.sandbox!r}", f"one of {', '.join(SANDBOX_MODES)}")
-    if options.sandbox == "off":
-        reason = "sandbox turned off for this run"
-    else:
-        status = bwrap_status()
-        if status.available:
-            # The task folder and the run's other trials are hidden should a bind expose them.
-            sandbox = Sandbox(workspace=workspace, rw_paths=[socket_dir],
-                              hidden=[task.root, workspace.parent.parent, *options.hidden],
-                              bwrap=status.executable or "bwrap")
-            return sandbox, {"kind": "bwrap", "sandboxed": True, "reason": status.reason}
-        if options.sandbox == "required":
-            raise AkaError(f"no sandbox: {status.reason}", "install bubblewrap, or run with "
-                           "the sandbox off (agents then see the whole machine)")
-        reason = status.reason
-    log.warning("agent %s runs WITHOUT a sandbox (%s): it can read the task suites, "
-                "held-out configurations included, and the rest of this machine", agent.name,
-                reason)
-    return None, {"kind": "none", "sandboxed": False, "reason": reason}
+    if mode == "off":
+        reason = "turned off with --sandbox off"
+        log.warning("agent %s runs WITHOUT a sandbox (%s): it can read the task suites, "
+                    "held-out configurations included, and the rest of this machine; its "
+                    "held-out results are not trustworthy", agent.name, reason)
+        return None, {"kind": "none", "sandboxed": False, "reason": reason}
+    # The task folder and the run's other trials are hidden should a bind expose them.
+    sandbox = Sandbox(workspace=workspace, rw_paths=[socket_dir],
+                      hidden=[task.root, workspace.parent.parent, *options.hidden],
+                      bwrap=status.executable or "bwrap")
+    return sandbox, {"kind": "bwrap", "sandboxed": True, "reason": status.reason}
+
+
+def worker_sandbox(evaluation: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The evaluation's `worker_sandbox` ({sandboxed, reason}), None where it has none (an
+    evaluator that does not say, older runs: unknown)."""
+    info = (evaluation or {}).get("worker_sandbox")
+    return info if isinstance(info, dict) and "sandboxed" in info else None
 
 
 def _run_agent(agent: BaseAgent, run: AgentRun) -> AgentOutcome:
@@ -123,6 +141,13 @@ def _run_agent(agent: BaseAgent, run: AgentRun) -> AgentOutcome:
     return outcome
 
 
+def eval_sandbox(options: TrialOptions, workspace: Path) -> dict[str, Any]:
+    """The evaluation sandbox follows the run's: `--sandbox off` turns both off (and both are
+    recorded); the run folder and its other trials are hidden from the candidate's process."""
+    return {"sandbox": "off" if options.sandbox == "off" else "on",
+            "hidden": (workspace.parent.parent, *options.hidden)}
+
+
 def _final_evaluation(task: Task, workspace: Path, options: TrialOptions) -> dict[str, Any]:
     if len(missing_editable(task, workspace)) == len(task.editable):
         platform = get_platform(options.platform)
@@ -131,7 +156,7 @@ def _final_evaluation(task: Task, workspace: Path, options: TrialOptions) -> dic
                               f"({', '.join(task.editable)}) at the end of the trial")
     return options.evaluator(task, workspace, EvalOptions(
         platform=options.platform, seed=options.seed, held_out=True, timing=options.timing,
-        vs_compile=options.vs_compile))
+        vs_compile=options.vs_compile, **eval_sandbox(options, workspace)))
 
 
 def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_dir: Path,
@@ -143,6 +168,7 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
     getattr(agent, "validate", lambda: None)()
     if options.max_iterations < 1:
         raise AkaError("max_iterations must be at least 1")
+    _sandbox_mode(agent, options)  # an unknown mode, or no sandbox: before the trial exists
     trial_dir = Path(trial_dir).resolve()
     workspace = materialize(task, trial_dir / "workspace")
     time_limit = options.time_limit_s or task.timeouts.get("agent", 3600.0)
@@ -155,7 +181,8 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
     outcomes: list[AgentOutcome] = []
     status, timed_out, stop_failure = "completed", False, OK
     service = CheckService(task, workspace, options.platform, options.timing,
-                           evaluator=options.evaluator)
+                           evaluator=options.evaluator,
+                           sandbox=eval_sandbox(options, workspace))
     eval_bound = sum(task.timeouts[k] for k in ("compile", "correctness", "performance")) * 2
     with CheckServer(service) as server:
         sandbox, sandbox_info = _sandbox_for(agent, options, workspace, task, server.folder)
@@ -209,6 +236,12 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
         except AkaError as exc:
             status = "error"
             messages.append(f"evaluation failed: {exc}")
+    worker = worker_sandbox(evaluation)
+    if worker is not None and not worker["sandboxed"]:
+        reason = worker.get("reason") or "no reason given"
+        messages.append(f"evaluation worker not sandboxed: {reason}")
+        log.warning("the evaluation worker runs WITHOUT a sandbox (%s): held-out results of "
+                    "such trials are not trustworthy", reason)
     if evaluation is not None and iterations and iterations[-1]["check"] is None:
         iterations[-1]["check"] = {
             "source": "final_evaluation", "verdict": evaluation["verdict"],

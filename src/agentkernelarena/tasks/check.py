@@ -46,7 +46,8 @@ def _formula_problems(task: Task) -> list[str]:
 def check_task(task: Task, platform: str | None = None) -> dict[str, Any]:
     started = time.monotonic()
     problems: list[str] = _formula_problems(task)
-    options = EvalOptions(platform=platform, measure=False, sanity=True)
+    # The task's own files and solution: sandboxed where it works, else run plainly.
+    options = EvalOptions(platform=platform, measure=False, sanity=True, sandbox="auto")
     baseline = evaluate(task, task.root, options)
     problems += _problems_of("baseline", baseline)
     problems += baseline.get("sanity_issues", [])
@@ -57,7 +58,8 @@ def check_task(task: Task, platform: str | None = None) -> dict[str, Any]:
         if missing:
             problems.append(f"solution/: lacks the editable file(s) {missing}")
         else:
-            solution = evaluate(task, solution_dir, EvalOptions(platform=platform, measure=False))
+            solution = evaluate(task, solution_dir, EvalOptions(platform=platform, measure=False,
+                                                                sandbox="auto"))
             problems += _problems_of("solution", solution)
     return {"task": task.id, "ok": not problems, "problems": problems,
             "platform": baseline["platform"], "wall_s": time.monotonic() - started}

@@ -34,8 +34,12 @@ class CheckService:
 
     def __init__(self, task: Task, workspace: Path, platform: str | None = None,
                  timing: dict[str, Any] | None = None,
-                 evaluator: Callable[..., dict[str, Any]] = evaluate) -> None:
+                 evaluator: Callable[..., dict[str, Any]] = evaluate,
+                 sandbox: dict[str, Any] | None = None) -> None:
         self.task = task
+        # The evaluation sandbox's settings (EvalOptions.sandbox and .hidden): the check runs
+        # the agent's code, so its process is as confined as the final evaluation's.
+        self.sandbox = sandbox or {}
         self.workspace = Path(workspace)
         self.platform = platform
         self.timing = timing
@@ -49,7 +53,8 @@ class CheckService:
             started = time.monotonic()
             try:
                 result = self.evaluator(self.task, self.workspace, EvalOptions(
-                    platform=self.platform, held_out=False, timing=self.timing))
+                    platform=self.platform, held_out=False, timing=self.timing,
+                    **self.sandbox))
                 text = feedback(result)
                 record = {"verdict": result["verdict"], "correct": result["correct"],
                           "speedup": result.get("speedup"), "score": result.get("score")}

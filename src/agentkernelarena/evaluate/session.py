@@ -1,0 +1,395 @@
+"""One evaluation, driven from the supervisor: the gates, across the judge and the runner.
+
+The supervisor (this module, in the `aka` process) holds the task's configurations and seeds
+and sends the runner nothing but input files, one call at a time: a held-out configuration
+reaches the candidate's process as the inputs of the call being made, never before. The judge
+makes and checks; the runner only calls. Each step's result is recorded as an event (the names
+`evaluator.interpret` reads), from data the supervisor parsed itself: a reply of the runner can
+fail the candidate, never set a result field.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+import statistics
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentkernelarena.evaluate.protocol import Peer, PeerGone
+from agentkernelarena.evaluate.timing import TimingOptions, pad_ms_for, relative_standard_error
+from agentkernelarena.evaluate.witness import Freezer, witness_problems
+
+_OP_NAME = re.compile(r"^[A-Za-z0-9_.]{1,80}$")
+
+
+class Stop(Exception):
+    """The candidate failed a gate (`kind` is the event) or a worker is gone."""
+
+    def __init__(self, kind: str, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.kind, self.message, self.fields = kind, message, fields
+
+
+@dataclass
+class SessionOutcome:
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def first(self, name: str) -> dict[str, Any] | None:
+        return next((e for e in self.events if e.get("event") == name), None)
+
+
+class Session:
+    def __init__(self, request: dict[str, Any], io_dir: Path, judge: Peer, runner: Peer,
+                 deadlines: dict[str, float], freezer: Freezer | None) -> None:
+        self.req, self.io, self.judge, self.runner = request, io_dir, judge, runner
+        self.deadlines = deadlines
+        self.freezer = freezer
+        self.outcome = SessionOutcome()
+        self.split: dict[str, Any] = {}
+        self.started = time.monotonic()
+        self._phase("startup")
+        self.runner_alive = True
+        self.judge_wall = 0.0
+
+    # -- events and deadlines ------------------------------------------------------------
+    def emit(self, event: str, **fields: Any) -> None:
+        record = {"event": event, "t": round(time.monotonic() - self.started, 4), **fields}
+        if self.split.get("split") and event not in ("start", "compiled"):
+            record.setdefault("split", self.split["split"])
+        self.outcome.events.append(record)
+
+    def _phase(self, name: str) -> None:
+        self.phase = name
+        self.phase_deadline = time.monotonic() + self.deadlines.get(name, 300.0)
+        if name != "startup":
+            self.emit("phase", phase=name)
+
+    def _left(self) -> float:
+        return max(0.05, self.phase_deadline - time.monotonic())
+
+    def ask_judge(self, command: str, **fields: Any) -> dict[str, Any]:
+        try:
+            answer = self.judge.request(command, max(self._left(), 60.0), **fields)
+            reply, self.judge_wall = answer.data, answer.wall_ms
+        except PeerGone as gone:
+            raise Stop("harness_error", f"{gone.message} while {command}; last output:\n"
+                       f"{self.judge.log_tail()}") from None
+        if not reply.get("ok"):
+            raise Stop(reply.get("kind") if reply.get("kind") in ("infra_error",)
+                       else "harness_error", str(reply.get("error", ""))[:8000])
+        return reply
+
+    def ask_runner(self, command: str, **fields: Any) -> tuple[dict[str, Any], float]:
+        try:
+            reply = self.runner.request(command, self._left(), **fields)
+        except PeerGone as gone:
+            self.runner_alive = False
+            if gone.why == "timeout":
+                raise Stop("timeout", f"timed out in the {self._phase_label()} phase; the "
+                           "candidate's process was killed") from None
+            tail = self.runner.log_tail()
+            raise Stop("crash", f"the candidate's process ended without a result ({gone.how})"
+                       + (f"; last output:\n{tail}" if tail else "")) from None
+        if reply.data.get("fatal"):
+            self.runner_alive = False
+        return reply.data, reply.wall_ms
+
+    def _phase_label(self) -> str:
+        split = self.split.get("split")
+        return f"{split}:{self.phase}" if split and self.phase != "compile" else self.phase
+
+    # -- the gates -----------------------------------------------------------------------
+    def run(self) -> SessionOutcome:
+        try:
+            self._load()
+            self._compile_gate()
+        except Stop as stop:
+            self.emit(stop.kind, message=stop.message, **stop.fields)
+            return self.outcome
+        for split in self.req["splits"]:
+            self.split = split
+            self.emit("split_start")
+            try:
+                self._correctness_gate()
+                if self.req.get("sanity"):
+                    self._sanity()
+                if self.req["measure"]:
+                    self._performance()
+            except Stop as stop:
+                self.emit(stop.kind, message=stop.message, **stop.fields)
+                if stop.kind in ("harness_error", "infra_error") or not self.runner_alive:
+                    return self.outcome
+            self.emit("split_done")
+        self.split = {}
+        self.emit("done")
+        return self.outcome
+
+    def _load(self) -> None:
+        r = self.req
+        visible = next((s for s in r["splits"] if s["split"] == "visible"), None)
+        loaded = self.ask_judge(
+            "load", device=r["device"], task_root=r["task_root"],
+            baseline_root=r["baseline_root"], reference=r["reference"], inputs=r["inputs"],
+            baseline=r["baseline"], tolerance=r["tolerance"],
+            reference_upcast=r["reference_upcast"], in_place=r["in_place"],
+            vs_compile=[c["params"] for c in visible["configs"]]
+            if r.get("vs_compile") and visible else None,
+            seed=visible["seeds"][0] if visible else 0)
+        self.compile_only = bool(loaded.get("compile_only"))
+        self.emit("start", versions=loaded.get("versions", {}))
+        if loaded.get("vs_compile_error"):
+            self.emit("vs_compile_error", message=str(loaded["vs_compile_error"])[:500])
+        self.vs_compile = bool(r.get("vs_compile")) and not loaded.get("vs_compile_error")
+
+    def _compile_gate(self) -> None:
+        self._phase("compile")
+        reply, _ = self.ask_runner("load", device=self.req["device"],
+                                   root=self.req["candidate_root"],
+                                   file=self.req["entry"]["file"],
+                                   function=self.req["entry"]["function"])
+        kind = reply.get("kind")
+        if self.compile_only:
+            if reply.get("ok") or kind == "compile_only":
+                raise Stop("compile_only", "the candidate compiled; this machine cannot run "
+                           "the task's native code (no GPU), so it was not run")
+            raise Stop("compile_error", _text(reply))
+        if not reply.get("ok"):
+            raise Stop("crash" if kind == "crash" else "compile_error", _text(reply))
+        self.split = self.req["splits"][0]
+        first = self.split["configs"][0]
+        # Its own seed: no content of this call comes back in a later one.
+        seed = random.Random(f"{self.req['seed']}:compile").randrange(1, 2**31 - 1)
+        meta = self._make("compile", first, seed)
+        self._stage()
+        call, _ = self.ask_runner("call", output=str(self.io / "out.bin"), meta=meta, first=True)
+        self.ask_judge("drop", handle="compile")
+        if not call.get("ok"):
+            if call.get("kind") == "crash":
+                raise Stop("crash", "faulted on the device on its first call: " + _text(call))
+            raise Stop("compile_error", (f"failed on its first call (config {first['name']}): "
+                                         if call.get("kind") != "signature" else "")
+                       + _text(call) + ("; keep the signature of the baseline's "
+                                        f"{self.req['entry']['function']}"
+                                        if call.get("kind") == "signature" else ""))
+        self._observations(call, first["name"])
+        self.emit("compiled", build=_build(reply.get("build")))
+        self.split = {}
+
+    def _make(self, handle: str, config: dict[str, Any], seed: int) -> dict[str, Any]:
+        reply = self.ask_judge("make", handle=handle, config=self._key(config),
+                               params=config["params"], seed=seed,
+                               path=str(self.io / "in.bin"), output=str(self.io / "out.bin"))
+        return reply["meta"]
+
+    def _key(self, config: dict[str, Any]) -> str:
+        return f"{self.split.get('split', 'visible')}:{config['name']}"
+
+    def _correctness_gate(self) -> None:
+        self._phase("correctness")
+        failures: list[Stop] = []
+        for config in self.split["configs"]:
+            try:
+                self._check_config(config)
+            except Stop as failure:
+                if failure.kind != "incorrect":
+                    raise
+                failures.append(failure)
+                self.emit("config_incorrect", config=config["name"], message=failure.message,
+                          **{k: v for k, v in failure.fields.items() if k != "config"})
+        if failures:
+            raise Stop("incorrect", failures[0].message, failed_configs=len(failures))
+
+    def _check_config(self, config: dict[str, Any]) -> None:
+        name = config["name"]
+        check_baseline = self.split["check_baseline"]
+        baseline_ok = True
+        worst = 0.0
+        after = None if self.req["in_place"] else str(self.io / "after.bin")
+        for seed in self.split["seeds"]:
+            handle = f"{self._key(config)}:{seed}"
+            meta = self._make(handle, config, seed)
+            if check_baseline and baseline_ok:
+                baseline_ok = bool(self.ask_judge("baseline_ok", handle=handle,
+                                                  config=self._key(config))["correct"])
+            self._stage()
+            call, _ = self.ask_runner("call", output=str(self.io / "out.bin"), meta=meta,
+                                      inputs_after=after)
+            self._call_failure(call, name)
+            self._observations(call, name)
+            fields = {"baseline_correct": baseline_ok if check_baseline else None}
+            if call.get("problem"):
+                self.ask_judge("drop", handle=handle)
+                raise Stop("incorrect", f"config {name} (seed {seed}): {_text(call, 'problem')}",
+                           **fields)
+            verdict = self.ask_judge("check", handle=handle, config=self._key(config),
+                                     output=str(self.io / "out.bin"), full=True,
+                                     inputs_after=after)
+            if not verdict["match"]:
+                raise Stop("incorrect", f"config {name} (seed {seed}): {verdict['message']}",
+                           max_abs_err=verdict.get("max_abs_err"), **fields)
+            worst = max(worst, float(verdict.get("max_abs_err") or 0.0))
+        self.emit("config_correct", config=name, max_abs_err=worst,
+                  baseline_correct=baseline_ok if check_baseline else None)
+
+    def _stage(self, reuse: bool = False) -> None:
+        reply, _ = self.ask_runner("stage", inputs=str(self.io / "in.bin"), reuse=reuse)
+        if not reply.get("ok"):
+            raise Stop("crash", f"the candidate's process could not take its inputs: "
+                       f"{_text(reply)}")
+
+    def _call_failure(self, reply: dict[str, Any], config: str) -> None:
+        if reply.get("ok"):
+            return
+        if reply.get("kind") == "crash":
+            raise Stop("crash", f"faulted on the device on config {config}: {_text(reply)}")
+        raise Stop("incorrect", f"{self.req['entry']['function']} raised on config {config}: "
+                   f"{_text(reply)}", config=config)
+
+    def _observations(self, reply: dict[str, Any], config: str) -> None:
+        """What the runner's first-line guards saw, against the task's policy."""
+        policy = self.req.get("policy", {})
+        ops = reply.get("torch_ops") if isinstance(reply.get("torch_ops"), dict) else {}
+        used = [(k, v) for k, v in ops.items() if _OP_NAME.match(str(k)) and isinstance(v, int)]
+        if policy.get("forbid_torch_compute") and used and self.req.get("guards", True):
+            listed = ", ".join(f"{k} x{v}" for k, v in used[:8])
+            raise Stop("rejected", f"computed with PyTorch operators on config {config} "
+                       f"({listed}); the entry may only allocate, view and reshape with PyTorch")
+        if not self.req.get("guards", True):
+            return
+        if _int(reply, "new_threads") > 0:
+            raise Stop("rejected", f"started a thread during its call on config {config}; "
+                       "work must finish inside the call")
+        if policy.get("require_launch") == "triton" and _int(reply, "launches", 1) == 0:
+            raise Stop("rejected", f"launched no Triton kernel on config {config}; the result "
+                       "must be computed by the task's kernels")
+        if _int(reply, "foreign_streams") > 0:
+            raise Stop("rejected", f"launched {_int(reply, 'foreign_streams')} kernel(s) on a "
+                       f"stream other than the timed one on config {config}")
+
+    def _sanity(self) -> None:
+        self._phase("sanity")
+        issues = self.ask_judge("sanity", configs=self.split["configs"],
+                                seeds=self.split["seeds"])["issues"]
+        for config, message in issues:
+            self.emit("sanity_issue", config=config, message=message)
+
+    def _performance(self) -> None:
+        self._phase("performance")
+        options = TimingOptions(**self.req["timing"])
+        for config in self.split["configs"]:
+            result = self._time(config, options, "baseline")
+            self.emit("config_timing", config=config["name"], **result)
+            if self.vs_compile and self.split["split"] == "visible":
+                versus = self._time(config, options, "compiled")
+                self.emit("config_timing_compile", config=config["name"],
+                          compile_ms=versus["baseline_ms"],
+                          speedup_vs_compile=versus["speedup"])
+
+    def _time(self, config: dict[str, Any], options: TimingOptions, which: str) -> dict[str, Any]:
+        """Rounds alternating the candidate's process and the judge, each on a new content
+        made for that round alone; every candidate output checked by the judge."""
+        name = config["name"]
+        seeds = random.Random(f"{self.req['seed']}:{self._key(config)}:{which}:timing")
+        out, base_out = str(self.io / "out.bin"), str(self.io / "base.bin")
+        meta = self._make("warm", config, seeds.randrange(1, 2**62))
+        self._stage()
+        self.ask_judge("stage", handle="warm")
+        self.ask_judge("drop", handle="warm")
+        warm = max(options.warmup, 1) + 1
+        cand, _ = self.ask_runner("warm", calls=warm)
+        self._call_failure(cand, name)
+        host_ms = max(_num(cand, "host_ms"), float(self.ask_judge("warm", calls=warm,
+                                                                  which=which)["host_ms"]))
+        pad = pad_ms_for(min(host_ms, 10.0), self.req["device"])
+        rounds: list[dict[str, float]] = []
+        started = time.perf_counter()
+        while len(rounds) < options.max_rounds:
+            index = len(rounds)
+            handle = f"t{index}"
+            self._make(handle, config, seeds.randrange(1, 2**62))
+            self._stage(reuse=True)
+            self.ask_judge("stage", handle=handle)
+            record: dict[str, float] = {}
+            for who in ("c", "b") if index % 2 == 0 else ("b", "c"):
+                if who == "c":
+                    reply, wall = self.ask_runner("timed", pad_ms=pad)
+                    self._call_failure(reply, name)
+                    self._observations(reply, name)
+                    record.update(c_ms=_num(reply, "ms"), c_wall=wall)
+                    reply, wall = self.ask_runner("deliver", output=out, meta=meta)
+                    if reply.get("problem"):
+                        raise Stop("incorrect", f"config {name}: the output of a timed call "
+                                   f"is wrong: {_text(reply, 'problem')}", config=name)
+                    record.update(c_deliver=wall)
+                else:
+                    with self._frozen():
+                        reply = self.ask_judge("timed", pad_ms=pad, which=which)
+                        record.update(b_ms=float(reply["ms"]), b_wall=self.judge_wall,
+                                      b_pad=float(reply["pad_ms"]))
+                        self.ask_judge("deliver", config=self._key(config), output=base_out)
+                        record.update(b_deliver=self.judge_wall)
+            full = index % options.full_check_every == 0
+            verdict = self.ask_judge("check", handle=handle, config=self._key(config),
+                                     output=out, full=full)
+            if not verdict["match"]:
+                raise Stop("incorrect", f"config {name}: the output of a timed call is wrong: "
+                           f"{verdict['message']}", config=name)
+            rounds.append(record)
+            if len(rounds) >= options.min_rounds:
+                ratios = [r["b_ms"] / r["c_ms"] if r["c_ms"] > 0 else float("inf")
+                          for r in rounds]
+                if relative_standard_error(ratios) <= options.target_rse:
+                    break
+                if time.perf_counter() - started > options.budget_s:
+                    break
+        problems, fields = witness_problems(rounds, pad, self.req["device"], name)
+        if problems and self.req.get("guards", True):
+            raise Stop("rejected", problems[0], config=name)
+        base = statistics.median(r["b_ms"] for r in rounds)
+        cand_ms = statistics.median(r["c_ms"] for r in rounds)
+        ratios = [r["b_ms"] / r["c_ms"] if r["c_ms"] > 0 else float("inf") for r in rounds]
+        return {"baseline_ms": base, "candidate_ms": cand_ms,
+                "speedup": base / cand_ms if cand_ms > 0 else float("inf"),
+                "rounds": len(rounds), "rse": relative_standard_error(ratios), **fields}
+
+    @contextlib.contextmanager
+    def _frozen(self) -> Iterator[None]:
+        """The candidate's processes stopped while the judge times the baseline: nothing the
+        candidate left running (a thread, a daemon) can take the CPU from it meanwhile."""
+        if self.freezer is not None:
+            self.freezer.freeze()
+        try:
+            yield
+        finally:
+            if self.freezer is not None:
+                self.freezer.thaw()
+
+
+def _text(reply: dict[str, Any], key: str = "error") -> str:
+    return str(reply.get(key, "")).strip()[:8000] or "(no message)"
+
+
+def _num(reply: dict[str, Any], key: str) -> float:
+    value = reply.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+            or value < 0 or value == float("inf"):
+        raise Stop("crash", f"the candidate's process sent an unusable '{key}' ({value!r})")
+    return float(value)
+
+
+def _int(reply: dict[str, Any], key: str, default: int = 0) -> int:
+    value = reply.get(key, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _build(build: Any) -> dict[str, Any] | None:
+    """The native build record the runner reported (shown to the user; never scored)."""
+    if not isinstance(build, dict):
+        return None
+    return {k: build.get(k) for k in ("origin", "binding", "seconds", "compiler", "arch")
+            if isinstance(build.get(k), (str, int, float, bool, type(None)))}
