@@ -33,6 +33,17 @@ if ! "$VENV/bin/python" -c 'import torch, triton' >/dev/null 2>&1; then
   echo "setup: installing torch (CPU build) and triton into $VENV"
   $PIP install -q "torch==${AKA_TORCH_VERSION:-2.13.0}" triton
 fi
+# bubblewrap: the sandbox of the agents and of the candidate's evaluation process (without it
+# `aka eval` and `aka run` refuse unless told --sandbox off). Needs root or passwordless sudo.
+if ! command -v bwrap >/dev/null; then
+  as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo -n "$@"; else return 1; fi; }
+  if command -v apt-get >/dev/null && { as_root apt-get install -y -q bubblewrap >/dev/null 2>&1 ||
+      { as_root apt-get update -q >/dev/null 2>&1 && as_root apt-get install -y -q bubblewrap >/dev/null 2>&1; }; }; then
+    echo "setup: installed bubblewrap"
+  else
+    echo "setup: WARNING: bubblewrap not installed (apt-get install -y bubblewrap): evaluations need --sandbox off" >&2
+  fi
+fi
 if [ $dev = 1 ]; then
   $PIP install -q -e ".[dev]"
   if [ "${AKA_SKIP_HIP:-0}" != 1 ] && [ -x scripts/install-hip-toolchain.sh ]; then

@@ -92,9 +92,17 @@ def test_cheat_is_stopped(cheat, scale_add_task, tmp_path):
         assert result["score"] == 0
 
 
+# A process that burns the CPU slows the candidate's own process too, which the supervisor's
+# clock may see (rejected): either way it gains nothing.
+MAY_BE_REJECTED = {"spawn_process", "daemon_hog"}
+
+
 @pytest.mark.parametrize("cheat", NO_GAIN)
 def test_hack_gains_nothing(cheat, scale_add_task, tmp_path):
     result = evaluate(scale_add_task, _solution(tmp_path, cheat), _options())
+    if cheat in MAY_BE_REJECTED and result["verdict"] == "rejected":
+        assert "supervisor's clock" in " ".join(result["reasons"]), result["reasons"]
+        return
     assert result["verdict"] == "ok", result["reasons"]
     # The honest kernel against itself: about 1x. A hack that slowed the baseline, sped up
     # its own readings or got PyTorch's result timed would show far more (on the CPU,
@@ -117,7 +125,7 @@ def _processes_with(token: str) -> list[int]:
 
 def test_daemon_dies_with_the_evaluation(scale_add_task, tmp_path):
     result = evaluate(scale_add_task, _solution(tmp_path, "daemon_hog"), _options())
-    assert result["verdict"] == "ok", result["reasons"]
+    assert result["verdict"] in ("ok", "rejected"), result["reasons"]
     time.sleep(0.5)
     assert _processes_with("aka-redteam-daemon-hog") == []
 

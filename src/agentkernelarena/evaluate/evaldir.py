@@ -50,6 +50,13 @@ def judge_only_files(task: Task) -> set[str]:
     return files - set(task.editable) - {task.entry.file}
 
 
+def copy_inputs(task: Task, dest: Path) -> None:
+    """The task's files without task.yaml, for the runner to import the inputs function from
+    (the agent's workspace holds the same files)."""
+    copy_pristine(task, dest)
+    (dest / "task.yaml").unlink(missing_ok=True)
+
+
 def build_candidate(task: Task, solution_dir: Path, dest: Path) -> None:
     """`dest` = pristine task less the judge's files, with the solution's editable files laid
     over it."""

@@ -108,6 +108,7 @@ def _request(task: Task, splits: list[str], root: Path, platform: Platform, base
         "task_root": str(root / "task"),
         "baseline_root": str(root / "baseline"),
         "candidate_root": str(root / "sandbox" / "candidate"),
+        "inputs_root": str(root / "sandbox" / "inputs"),
         "entry": {"file": task.entry.file, "function": task.entry.function},
         "baseline": {"file": (task.baseline or task.entry).file,
                      "function": (task.baseline or task.entry).function},
@@ -205,6 +206,7 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
         evaldir.copy_pristine(task, root / "task")
         evaldir.copy_pristine(task, root / "baseline")
         evaldir.build_candidate(task, solution_dir, root / "sandbox" / "candidate")
+        evaldir.copy_inputs(task, root / "sandbox" / "inputs")
         (root / "sandbox" / "io").mkdir()
         result: dict[str, Any] = {
             "task": task.id,

@@ -1,10 +1,11 @@
-"""The candidate's process: import the candidate, call it on the inputs it is handed, time its
+"""The candidate's process: import the candidate, call it on the inputs of each call, time its
 own calls on the device, and hand back outputs and raw readings. Nothing else.
 
 Started by the supervisor (session.py) as `python -m agentkernelarena.evaluate.runner`, inside
 the evaluation sandbox. It never holds a reference, an expected value, a baseline output, a
-configuration's name or parameters, a tolerance, or a verdict: inputs arrive as files the judge
-wrote, outputs leave as files the judge reads. Whatever the candidate does to this process (and
+tolerance or a verdict, and learns a configuration's parameters and a call's seed only with the
+call that uses them (it makes the inputs with the task's own inputs function); outputs leave as
+files the judge reads. Whatever the candidate does to this process (and
 it can do anything: it has read this file) can only change what this process reports, and
 every report is checked by processes the candidate cannot reach: the judge compares the outputs,
 the supervisor holds each timing against its own clock.
@@ -58,8 +59,14 @@ class Runner:
         self.pending: Any = None
 
     # -- commands ------------------------------------------------------------------------
-    def load(self, device: str, root: str, file: str, function: str) -> dict[str, Any]:
+    def load(self, device: str, root: str, file: str, function: str,
+             inputs_root: str, inputs: dict[str, str]) -> dict[str, Any]:
         self.device, self.root = device, Path(root)
+        # The task's inputs function, from a copy of the task without task.yaml: the agent
+        # sees the same file, and inputs a tampered generator makes only fail the candidate
+        # (the judge checks against the inputs it made itself).
+        module = load_module(Path(inputs_root), inputs["file"], "aka_inputs")
+        self.inputs_fn = get_function(module, inputs["function"], inputs["file"])
         self.launches = LaunchCounter(device)
         self.launches.install()
         before = native_load_record()
@@ -74,10 +81,11 @@ class Runner:
         self.entry = f"{file}:{function}"
         return {"ok": True, "versions": worker_versions(device), "build": _build(before)}
 
-    def stage(self, inputs: str, reuse: bool = False) -> dict[str, Any]:
-        """Read a call's inputs; `reuse` refills the previous buffers in place (timed rounds)."""
-        fresh = tensorfile.read(Path(inputs), self.device)
-        fresh = fresh if isinstance(fresh, tuple) else (fresh,)
+    def stage(self, params: dict[str, Any], seed: int, reuse: bool = False) -> dict[str, Any]:
+        """Make the next call's inputs (the parameters and seed arrive with the call, never
+        earlier); `reuse` refills the previous buffers in place (timed rounds)."""
+        fresh = self.inputs_fn(params, seed, self.device)
+        fresh = tuple(fresh) if isinstance(fresh, (tuple, list)) else (fresh,)
         if reuse and len(self.args) == len(fresh) and all(
                 _same_layout(a, b) for a, b in zip(self.args, fresh, strict=True)):
             for dst, src in zip(self.args, fresh, strict=True):

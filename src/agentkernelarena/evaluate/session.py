@@ -10,12 +10,10 @@ fail the candidate, never set a result field.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import re
 import statistics
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,6 +83,8 @@ class Session:
         return reply
 
     def ask_runner(self, command: str, **fields: Any) -> tuple[dict[str, Any], float]:
+        if self.freezer is not None:
+            self.freezer.thaw()
         try:
             reply = self.runner.request(command, self._left(), **fields)
         except PeerGone as gone:
@@ -97,6 +97,10 @@ class Session:
                        + (f"; last output:\n{tail}" if tail else "")) from None
         if reply.data.get("fatal"):
             self.runner_alive = False
+        elif self.freezer is not None:
+            # Stopped until its next command: nothing of the candidate's runs while the judge
+            # reads its output or times the baseline.
+            self.freezer.freeze()
         return reply.data, reply.wall_ms
 
     def _phase_label(self) -> str:
@@ -151,7 +155,9 @@ class Session:
         reply, _ = self.ask_runner("load", device=self.req["device"],
                                    root=self.req["candidate_root"],
                                    file=self.req["entry"]["file"],
-                                   function=self.req["entry"]["function"])
+                                   function=self.req["entry"]["function"],
+                                   inputs_root=self.req["inputs_root"],
+                                   inputs=self.req["inputs"])
         kind = reply.get("kind")
         if self.compile_only:
             if reply.get("ok") or kind == "compile_only":
@@ -164,8 +170,8 @@ class Session:
         first = self.split["configs"][0]
         # Its own seed: no content of this call comes back in a later one.
         seed = random.Random(f"{self.req['seed']}:compile").randrange(1, 2**31 - 1)
-        meta = self._make("compile", first, seed)
-        self._stage()
+        meta = self._make("compile", first, seed, output=True)
+        self._stage(first, seed)
         call, _ = self.ask_runner("call", output=str(self.io / "out.bin"), meta=meta, first=True)
         self.ask_judge("drop", handle="compile")
         if not call.get("ok"):
@@ -180,10 +186,12 @@ class Session:
         self.emit("compiled", build=_build(reply.get("build")))
         self.split = {}
 
-    def _make(self, handle: str, config: dict[str, Any], seed: int) -> dict[str, Any]:
+    def _make(self, handle: str, config: dict[str, Any], seed: int, output: bool = False,
+              stage: bool = False) -> dict[str, Any]:
+        """The judge's inputs for one call; `output`: a new output file for the config."""
         reply = self.ask_judge("make", handle=handle, config=self._key(config),
-                               params=config["params"], seed=seed,
-                               path=str(self.io / "in.bin"), output=str(self.io / "out.bin"))
+                               params=config["params"], seed=seed, stage=stage,
+                               output=str(self.io / "out.bin") if output else None)
         return reply["meta"]
 
     def _key(self, config: dict[str, Any]) -> str:
@@ -210,13 +218,13 @@ class Session:
         baseline_ok = True
         worst = 0.0
         after = None if self.req["in_place"] else str(self.io / "after.bin")
-        for seed in self.split["seeds"]:
+        for index, seed in enumerate(self.split["seeds"]):
             handle = f"{self._key(config)}:{seed}"
-            meta = self._make(handle, config, seed)
+            meta = self._make(handle, config, seed, output=index == 0)
             if check_baseline and baseline_ok:
                 baseline_ok = bool(self.ask_judge("baseline_ok", handle=handle,
                                                   config=self._key(config))["correct"])
-            self._stage()
+            self._stage(config, seed)
             call, _ = self.ask_runner("call", output=str(self.io / "out.bin"), meta=meta,
                                       inputs_after=after)
             self._call_failure(call, name)
@@ -236,8 +244,8 @@ class Session:
         self.emit("config_correct", config=name, max_abs_err=worst,
                   baseline_correct=baseline_ok if check_baseline else None)
 
-    def _stage(self, reuse: bool = False) -> None:
-        reply, _ = self.ask_runner("stage", inputs=str(self.io / "in.bin"), reuse=reuse)
+    def _stage(self, config: dict[str, Any], seed: int, reuse: bool = False) -> None:
+        reply, _ = self.ask_runner("stage", params=config["params"], seed=seed, reuse=reuse)
         if not reply.get("ok"):
             raise Stop("crash", f"the candidate's process could not take its inputs: "
                        f"{_text(reply)}")
@@ -271,6 +279,27 @@ class Session:
             raise Stop("rejected", f"launched {_int(reply, 'foreign_streams')} kernel(s) on a "
                        f"stream other than the timed one on config {config}")
 
+    def _deliver_and_check(self, record: dict[str, float], config: dict[str, Any], handle: str,
+                           meta: dict[str, Any], delivered: int) -> None:
+        """The timed output handed over and checked by the judge (in full on the first and
+        every few delivered rounds, at 4,096 drawn positions otherwise)."""
+        name, out = config["name"], str(self.io / "out.bin")
+        reply, wall = self.ask_runner("deliver", output=out, meta=meta)
+        if reply.get("problem"):
+            raise Stop("incorrect", f"config {name}: the output of a timed call is wrong: "
+                       f"{_text(reply, 'problem')}", config=name)
+        record["c_deliver"] = wall
+        if delivered % 2 == 0:  # what handing an output over costs, measured in the judge
+            self.ask_judge("deliver", config=self._key(config), output=str(self.io / "base.bin"),
+                           fresh=delivered == 0)
+            record["b_deliver"] = self.judge_wall
+        full = delivered % self.full_check_every == 0
+        verdict = self.ask_judge("check", handle=handle, config=self._key(config), output=out,
+                                 full=full)
+        if not verdict["match"]:
+            raise Stop("incorrect", f"config {name}: the output of a timed call is wrong: "
+                       f"{verdict['message']}", config=name)
+
     def _sanity(self) -> None:
         self._phase("sanity")
         issues = self.ask_judge("sanity", configs=self.split["configs"],
@@ -281,6 +310,10 @@ class Session:
     def _performance(self) -> None:
         self._phase("performance")
         options = TimingOptions(**self.req["timing"])
+        self.full_check_every = max(1, options.full_check_every // 4)
+        # Large outputs take milliseconds to hand over: on a GPU a quarter of the rounds do
+        # (drawn), enough to check the outputs and to see a lazy one; on the CPU every round.
+        self.deliver_share = 0.25 if self.req["device"] == "cuda" else 1.0
         for config in self.split["configs"]:
             result = self._time(config, options, "baseline")
             self.emit("config_timing", config=config["name"], **result)
@@ -295,10 +328,9 @@ class Session:
         made for that round alone; every candidate output checked by the judge."""
         name = config["name"]
         seeds = random.Random(f"{self.req['seed']}:{self._key(config)}:{which}:timing")
-        out, base_out = str(self.io / "out.bin"), str(self.io / "base.bin")
-        meta = self._make("warm", config, seeds.randrange(1, 2**62))
-        self._stage()
-        self.ask_judge("stage", handle="warm")
+        seed = seeds.randrange(1, 2**62)
+        meta = self._make("warm", config, seed, output=True, stage=True)
+        self._stage(config, seed)
         self.ask_judge("drop", handle="warm")
         warm = max(options.warmup, 1) + 1
         cand, _ = self.ask_runner("warm", calls=warm)
@@ -307,13 +339,15 @@ class Session:
                                                                   which=which)["host_ms"]))
         pad = pad_ms_for(min(host_ms, 10.0), self.req["device"])
         rounds: list[dict[str, float]] = []
+        schedule = random.Random(f"{self.req['seed']}:{self._key(config)}:{which}:deliver")
+        delivered = 0
         started = time.perf_counter()
         while len(rounds) < options.max_rounds:
             index = len(rounds)
             handle = f"t{index}"
-            self._make(handle, config, seeds.randrange(1, 2**62))
-            self._stage(reuse=True)
-            self.ask_judge("stage", handle=handle)
+            seed = seeds.randrange(1, 2**62)
+            self._make(handle, config, seed, stage=True)
+            self._stage(config, seed, reuse=True)
             record: dict[str, float] = {}
             for who in ("c", "b") if index % 2 == 0 else ("b", "c"):
                 if who == "c":
@@ -321,24 +355,18 @@ class Session:
                     self._call_failure(reply, name)
                     self._observations(reply, name)
                     record.update(c_ms=_num(reply, "ms"), c_wall=wall)
-                    reply, wall = self.ask_runner("deliver", output=out, meta=meta)
-                    if reply.get("problem"):
-                        raise Stop("incorrect", f"config {name}: the output of a timed call "
-                                   f"is wrong: {_text(reply, 'problem')}", config=name)
-                    record.update(c_deliver=wall)
                 else:
-                    with self._frozen():
-                        reply = self.ask_judge("timed", pad_ms=pad, which=which)
-                        record.update(b_ms=float(reply["ms"]), b_wall=self.judge_wall,
-                                      b_pad=float(reply["pad_ms"]))
-                        self.ask_judge("deliver", config=self._key(config), output=base_out)
-                        record.update(b_deliver=self.judge_wall)
-            full = index % options.full_check_every == 0
-            verdict = self.ask_judge("check", handle=handle, config=self._key(config),
-                                     output=out, full=full)
-            if not verdict["match"]:
-                raise Stop("incorrect", f"config {name}: the output of a timed call is wrong: "
-                           f"{verdict['message']}", config=name)
+                    # The runner is stopped meanwhile (between its commands, ask_runner).
+                    reply = self.ask_judge("timed", pad_ms=pad, which=which)
+                    record.update(b_ms=float(reply["ms"]), b_wall=self.judge_wall,
+                                  b_pad=float(reply["pad_ms"]))
+            # Which rounds hand their output over is drawn after both calls, so the candidate
+            # cannot know it while it computes; the first always does.
+            if index == 0 or schedule.random() < self.deliver_share:
+                self._deliver_and_check(record, config, handle, meta, delivered)
+                delivered += 1
+            else:
+                self.ask_judge("drop", handle=handle)
             rounds.append(record)
             if len(rounds) >= options.min_rounds:
                 ratios = [r["b_ms"] / r["c_ms"] if r["c_ms"] > 0 else float("inf")
@@ -356,19 +384,6 @@ class Session:
         return {"baseline_ms": base, "candidate_ms": cand_ms,
                 "speedup": base / cand_ms if cand_ms > 0 else float("inf"),
                 "rounds": len(rounds), "rse": relative_standard_error(ratios), **fields}
-
-    @contextlib.contextmanager
-    def _frozen(self) -> Iterator[None]:
-        """The candidate's processes stopped while the judge times the baseline: nothing the
-        candidate left running (a thread, a daemon) can take the CPU from it meanwhile."""
-        if self.freezer is not None:
-            self.freezer.freeze()
-        try:
-            yield
-        finally:
-            if self.freezer is not None:
-                self.freezer.thaw()
-
 
 def _text(reply: dict[str, Any], key: str = "error") -> str:
     return str(reply.get(key, "")).strip()[:8000] or "(no message)"

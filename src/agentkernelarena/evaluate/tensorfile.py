@@ -164,14 +164,16 @@ def slots(header: dict[str, Any], start: int) -> list[TensorSlot | Any]:
     return out
 
 
-def map_slot(path: Path, slot: TensorSlot, writable: bool = False) -> torch.Tensor:
-    """The slot's bytes as a contiguous tensor backed by the file (no copy)."""
+def map_slot(path: Path, slot: TensorSlot, writable: bool = False,
+             lazy: bool = False) -> torch.Tensor:
+    """The slot's bytes as a contiguous tensor: backed by the file when `writable` (writes go
+    to it) or `lazy` (pages read only when touched, private to the reader); else a copy."""
     shape = slot.shape
     if slot.nbytes == 0:
         return torch.empty(shape, dtype=DTYPES[slot.dtype])
-    mode = "r+" if writable else "r"
+    mode = "r+" if writable else "c" if lazy else "r"
     raw = np.memmap(path, dtype=np.uint8, mode=mode, offset=slot.offset, shape=(slot.nbytes,))
-    tensor = torch.from_numpy(raw) if writable else torch.from_numpy(np.array(raw))
+    tensor = torch.from_numpy(raw) if writable or lazy else torch.from_numpy(np.array(raw))
     return tensor.view(DTYPES[slot.dtype]).reshape(shape)
 
 

@@ -28,7 +28,7 @@ from typing import Any
 # Candidate overhead allowed beyond the baseline's, per call: absolute plus a share of the
 # baseline's time. Measured on an H200 (benchmarks/results/h200-2026-12-01/): honest overheads
 # differ by well under this; on the CPU (the interpreter) readings are noisy and not comparable.
-TOLERANCE = {"cuda": (0.05, 0.05), "cpu": (1.5, 0.05)}
+TOLERANCE = {"cuda": (0.1, 0.05), "cpu": (1.5, 0.05)}
 # Handing over an output: the candidate's may take this many times the judge's, plus (ms).
 DELIVER_TOLERANCE = {"cuda": (1.5, 0.5), "cpu": (1.5, 1.0)}
 # A baseline round whose pad took longer than this (x the pad asked for, plus 0.1 ms) ran on a
@@ -44,8 +44,8 @@ def witness_problems(rounds: list[dict[str, float]], pad_ms: float, device: str,
     absolute, share = TOLERANCE.get(device, TOLERANCE["cuda"])
     tolerance = absolute + share * statistics.median(r["b_ms"] for r in rounds)
     busy = sum(1 for r in rounds if pad_ms > 0 and r["b_pad"] > BUSY_FACTOR * pad_ms + 0.1)
-    cand_deliver = statistics.median(r["c_deliver"] for r in rounds)
-    base_deliver = statistics.median(r["b_deliver"] for r in rounds)
+    cand_deliver = statistics.median(r["c_deliver"] for r in rounds if "c_deliver" in r)
+    base_deliver = statistics.median(r["b_deliver"] for r in rounds if "b_deliver" in r)
     factor, extra = DELIVER_TOLERANCE.get(device, DELIVER_TOLERANCE["cuda"])
     deliver_bound = factor * base_deliver + extra
     fields = {"witness": {"candidate_overhead_ms": round(cand, 4),
