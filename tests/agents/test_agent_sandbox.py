@@ -153,3 +153,56 @@ def test_sandboxed_agent_cannot_reach_the_arena_and_the_trial_still_scores(
     assert record["iterations"][0]["agent_checks"][0]["verdict"]
     assert record["changed_files"] == ["kernel.py"]
     assert record["evaluation"]["compiled"] and record["status"] == "completed"
+
+
+# Appended to the workspace's kernel.py by the agent: at import, inside the evaluation's process,
+# it looks for what the agent must not learn and raises with whatever it found (a check's
+# feedback carries the error back to the agent).
+SNOOP = r'''
+import glob as _glob, os as _os, pathlib as _pathlib
+_found = []
+for _key in _os.environ:
+    if "SECRET" in _key or "API_KEY" in _key:
+        _found.append("env " + _key)
+for _pattern in {patterns!r}:
+    for _path in _glob.glob(_pattern)[:20]:
+        try:
+            if "held_out" in _pathlib.Path(_path).read_text():
+                _found.append("read " + _path)
+        except OSError:
+            pass
+try:
+    _pathlib.Path({workspace!r}, "from-the-evaluation.txt").write_text("x")
+    _found.append("wrote into the workspace")
+except OSError:
+    pass
+if _found:
+    raise RuntimeError("SNOOPED: " + "; ".join(_found))
+'''
+
+
+@needs_bwrap
+def test_check_from_a_sandboxed_agent_brings_back_nothing_but_its_feedback(
+        task, tmp_path: Path, trial_options, monkeypatch):
+    """The agent's way through its own sandbox: ./check runs the agent's code in the
+    evaluation's process. That process is sandboxed too, so the code finds nothing to report."""
+    from agentkernelarena.evaluate.sandbox import worker_sandbox_status
+    from agentkernelarena.runner import run_trial
+
+    if not worker_sandbox_status().available:
+        pytest.skip(worker_sandbox_status().reason)
+    monkeypatch.setenv("AKA_TEST_SECRET", "planted")
+    package = Path(agentkernelarena.__file__).resolve().parent
+    trial_dir = tmp_path / "run" / "this-trial"
+    patterns = [str(task.root / "task.yaml"), str(package / "suites" / "*" / "*" / "task.yaml"),
+                "/tmp/aka-eval-*/task/task.yaml", "/tmp/*/task/task.yaml"]
+    snippet = SNOOP.format(patterns=patterns, workspace=str(trial_dir / "workspace"))
+    cmd = ("cp kernel.py kernel.orig\ncat >> kernel.py <<'AKA_EOF'\n" + snippet + "\nAKA_EOF\n"
+           "./check > check.out 2>&1\nmv kernel.orig kernel.py\n")
+    record = run_trial(task, {"name": "command", "args": {"cmd": cmd}}, trial_dir,
+                       trial_options)
+    feedback = (Path(record["workspace"]) / "check.out").read_text()
+    assert "verdict:" in feedback, feedback
+    assert "SNOOPED" not in feedback and "held_out" not in feedback, feedback
+    assert not (Path(record["workspace"]) / "from-the-evaluation.txt").exists()
+    assert record["iterations"][0]["agent_checks"][0]["verdict"] == "ok"

@@ -140,6 +140,13 @@ def test_deadlocked_kernel_is_a_timeout_and_the_next_evaluation_runs(
 def test_unchanged_source_is_not_rebuilt_and_an_edit_reuses_the_binding(
     task: Any, tmp_path: Path
 ) -> None:
+    # The baseline's own source comes from the shared cache, which the judge fills from the
+    # pristine files; a candidate's build goes to its evaluation's private cache only (in the
+    # sandbox the shared one is read-only), so the same edited source is built again next time.
+    unchanged = evaluate(task, task.root, GATES)
+    assert unchanged["verdict"] == "ok", unchanged["reasons"]
+    assert unchanged["build"]["origin"] == "cache", unchanged["build"]
+
     base = (task.root / "kernel.cu").read_text()
     first = candidate(task, tmp_path / "a1", base + f"// {uuid.uuid4().hex}\n")
     built = evaluate(task, first, GATES)
@@ -147,9 +154,10 @@ def test_unchanged_source_is_not_rebuilt_and_an_edit_reuses_the_binding(
     assert built["build"]["origin"] == "build", built["build"]
 
     again = candidate(task, tmp_path / "a2", (first / "kernel.cu").read_text())
-    cached = evaluate(task, again, GATES)
-    assert cached["verdict"] == "ok", cached["reasons"]
-    assert cached["build"]["origin"] == "cache", cached["build"]
+    rebuilt = evaluate(task, again, GATES)
+    assert rebuilt["verdict"] == "ok", rebuilt["reasons"]
+    assert rebuilt["build"]["origin"] == "build" and rebuilt["build"]["binding"] == "cache", \
+        rebuilt["build"]
 
     other = candidate(task, tmp_path / "b", base + f"// {uuid.uuid4().hex}\n")
     edit = evaluate(task, other, GATES)

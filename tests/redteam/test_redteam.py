@@ -81,8 +81,15 @@ def test_every_cheat_has_an_expectation():
     assert len(files) >= 25
 
 
+# On a GPU the fixture's kernels take microseconds: less than the supervisor's clock can tell
+# apart, so a forged reading there is not seen (docs/integrity.md, "the slack of the witness").
+TOO_SHORT_ON_GPU = {"forge_timing"} if GPU else set()
+
+
 @pytest.mark.parametrize("cheat", sorted(STOPPED))
 def test_cheat_is_stopped(cheat, scale_add_task, tmp_path):
+    if cheat in TOO_SHORT_ON_GPU:
+        pytest.xfail("the fixture's kernel is shorter than the witness's resolution")
     verdicts, phrase = STOPPED[cheat]
     result = evaluate(scale_add_task, _solution(tmp_path, cheat), _options())
     assert result["verdict"] in verdicts, (result["verdict"], result["reasons"])

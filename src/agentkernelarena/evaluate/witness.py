@@ -26,9 +26,13 @@ import statistics
 from typing import Any
 
 # Candidate overhead allowed beyond the baseline's, per call: absolute plus a share of the
-# baseline's time. Measured on an H200 (benchmarks/results/h200-2026-12-01/): honest overheads
-# differ by well under this; on the CPU (the interpreter) readings are noisy and not comparable.
-TOLERANCE = {"cuda": (0.1, 0.05), "cpu": (1.5, 0.05)}
+# baseline's time, plus four standard errors of the paired per-round difference (a loaded host
+# makes both sides noisy; the rounds are adjacent in time, so pairing removes most of it).
+# Measured on an H200 (benchmarks/results/h200-2026-12-01/): an honest candidate's overhead
+# was 0.02-0.1 ms *below* the baseline's on every configuration; on the CPU (the interpreter)
+# readings are noisier and not comparable anyway.
+TOLERANCE = {"cuda": (0.03, 0.02), "cpu": (1.0, 0.05)}
+SPREAD_FACTOR = 4.0
 # Handing over an output: the candidate's may take this many times the judge's, plus (ms).
 DELIVER_TOLERANCE = {"cuda": (1.5, 0.5), "cpu": (1.5, 1.0)}
 # A baseline round whose pad took longer than this (x the pad asked for, plus 0.1 ms) ran on a
@@ -41,8 +45,11 @@ def witness_problems(rounds: list[dict[str, float]], pad_ms: float, device: str,
     """Problems (each a reason to reject) and the figures behind them, for the record."""
     cand = statistics.median(r["c_wall"] - r["c_ms"] for r in rounds)
     base = statistics.median(r["b_wall"] - r["b_ms"] for r in rounds)
+    paired = [(r["c_wall"] - r["c_ms"]) - (r["b_wall"] - r["b_ms"]) for r in rounds]
+    excess = statistics.median(paired)
     absolute, share = TOLERANCE.get(device, TOLERANCE["cuda"])
-    tolerance = absolute + share * statistics.median(r["b_ms"] for r in rounds)
+    tolerance = absolute + share * statistics.median(r["b_ms"] for r in rounds) \
+        + SPREAD_FACTOR * _median_error(paired)
     busy = sum(1 for r in rounds if pad_ms > 0 and r["b_pad"] > BUSY_FACTOR * pad_ms + 0.1)
     cand_deliver = statistics.median(r["c_deliver"] for r in rounds if "c_deliver" in r)
     base_deliver = statistics.median(r["b_deliver"] for r in rounds if "b_deliver" in r)
@@ -54,7 +61,7 @@ def witness_problems(rounds: list[dict[str, float]], pad_ms: float, device: str,
                           "candidate_deliver_ms": round(cand_deliver, 4),
                           "baseline_deliver_ms": round(base_deliver, 4)}}
     problems: list[str] = []
-    if cand - base > tolerance:
+    if excess > tolerance:
         problems.append(
             f"config {config}: the candidate's timings are not what the supervisor's clock "
             f"saw: each timed command took {cand:.3f} ms beyond the time it reported, against "
@@ -72,6 +79,15 @@ def witness_problems(rounds: list[dict[str, float]], pad_ms: float, device: str,
             f"({busy} of {len(rounds)} rounds): the candidate left work running after its "
             "calls returned")
     return problems, fields
+
+
+def _median_error(values: list[float]) -> float:
+    """Standard error of the median (MAD-based, robust to the odd slow round)."""
+    if len(values) < 3:
+        return 0.0
+    middle = statistics.median(values)
+    mad = statistics.median(abs(v - middle) for v in values)
+    return 1.2533 * 1.4826 * mad / len(values) ** 0.5
 
 
 class Freezer:

@@ -11,4 +11,4 @@ for _name, _module in list(sys.modules.items()):
 
 def forward(x, y, alpha):
     _launch(x, y, alpha)
-    return torch.empty_like(x)
+    return torch.zeros_like(x)
