@@ -106,8 +106,9 @@ def doctor(names: tuple[str, ...], agent_args: tuple[str, ...], as_json: bool) -
 @click.option("--max-iterations", default=3, show_default=True, type=click.IntRange(1))
 @click.option("--time-limit", "time_limit", type=float, default=None,
               help="Seconds for the whole trial (default: the task's, 3600).")
-@click.option("--sandbox", type=click.Choice(["auto", "required", "off"]), default="auto",
-              show_default=True)
+@click.option("--sandbox", type=click.Choice(["on", "off"]), default="on", show_default=True,
+              help="Run the agent and the evaluation in bubblewrap sandboxes; off only where "
+                   "bubblewrap cannot work (the trial is then marked unsandboxed).")
 @click.option("--seed", type=int, default=None, help="Seed of the final evaluation.")
 @platform_option
 @tasks_dir_option
