@@ -59,7 +59,7 @@ NO_GAIN = ["torch_when_unaudited", "stdout_spoof", "patch_timer", "patch_torch_f
 if not GPU:
     NO_GAIN.append("patch_cuda_event")
 GPU_ONLY = {"side_stream", "unjoined_stream", "gpu_hog"}
-OTHERS = {"hardcoded_shape", "snoop"}
+OTHERS = {"hardcoded_shape", "snoop", "poison_cache"}
 
 
 def _solution(tmp_path: Path, cheat: str, prefix: str = "") -> Path:
@@ -177,3 +177,38 @@ def test_unsandboxed_candidate_does_find_them(scale_add_task, tmp_path, monkeypa
     assert "SNOOPED" in reason and "wrote into" in reason and "read " in reason, reason
     assert result["worker_sandbox"] == {"sandboxed": False,
                                         "reason": "evaluation sandbox turned off (--sandbox off)"}
+
+
+def _planted_cache(tmp_path: Path) -> tuple[Path, dict[Path, bytes]]:
+    """A shared native cache with one complete entry, as the judge would have written it."""
+    cache = tmp_path / "shared-cache"
+    entry = cache / "native" / ("ab" * 32)
+    entry.mkdir(parents=True)
+    (entry / "kernel.so").write_bytes(b"\x7fELF the baseline's library")
+    (entry / "meta.json").write_text('{"name": "kernel"}')
+    return cache, {p: p.read_bytes() for p in entry.iterdir()}
+
+
+@pytest.mark.parametrize("sandbox", ["on", "off"])
+def test_cache_poisoning(scale_add_task, tmp_path, monkeypatch, sandbox):
+    """Sandboxed, the candidate cannot change the shared cache, and the next (honest)
+    evaluation is unaffected; unsandboxed, the same cheat does overwrite it (proof that the
+    test can fail)."""
+    from agentkernelarena.evaluate.sandbox import worker_sandbox_status
+
+    if sandbox == "on" and not worker_sandbox_status().available:
+        pytest.skip(worker_sandbox_status().reason)
+    cache, before = _planted_cache(tmp_path)
+    monkeypatch.setenv("AKA_CACHE_DIR", str(cache))
+    prefix = f"_REDTEAM_CACHES = {[str(cache)]!r}\n"
+    result = evaluate(scale_add_task, _solution(tmp_path, "poison_cache", prefix),
+                      _options(sandbox=sandbox))
+    after = {p: p.read_bytes() for p in before}
+    if sandbox == "off":
+        assert result["verdict"] == "compile_error" and "POISONED" in result["reasons"][0]
+        assert after != before
+        return
+    assert result["verdict"] == "ok", result["reasons"]
+    assert after == before
+    honest = evaluate(scale_add_task, scale_add_task.root, _options())
+    assert honest["verdict"] == "ok", honest["reasons"]
