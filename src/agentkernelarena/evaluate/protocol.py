@@ -133,14 +133,14 @@ class Peer:
             pass
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.close()
-                self.proc.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
+        """The process killed with its group, and its pipes and log closed."""
         self.kill()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
         self._log.close()
 
 

@@ -54,5 +54,7 @@ def run_session(request: dict[str, Any], root: Path, io_dir: Path, workers: Work
                           Freezer(runner.proc.pid))
         return session.run()
     finally:
+        # Both are killed, not asked to exit: the runner is stopped between its commands, and
+        # nothing either holds is worth a graceful end (the events are in, the files copied).
         for peer in (runner, judge):
             peer.close()
