@@ -107,3 +107,94 @@ def test_score_formula():
     assert trial_score("rejected", True, True, 50.0) == 0
     assert geometric_mean([2.0, 8.0]) == pytest.approx(4.0)
     assert geometric_mean([]) is None
+
+
+def _rounds(n=24, c_ms=1.0, b_ms=1.0, over=1.5, c_extra=0.0, noise=0.0, deliver=(10.0, 10.0),
+            b_pad=0.2, seed=3):
+    rng = random.Random(seed)
+    rounds = []
+    for index in range(n):
+        jitter = rng.gauss(0, noise) if noise else 0.0
+        record = {"c_ms": c_ms, "c_wall": c_ms + over + c_extra + jitter,
+                  "b_ms": b_ms, "b_wall": b_ms + over + jitter, "b_pad": b_pad}
+        if index % 4 == 0:
+            record.update(c_deliver=deliver[0], b_deliver=deliver[1])
+        rounds.append(record)
+    return rounds
+
+
+def test_witness_accepts_honest_readings_and_rejects_forged_ones():
+    from agentkernelarena.evaluate.witness import witness_problems
+
+    assert witness_problems(_rounds(), 0.2, "cuda", "c")[0] == []
+    # A candidate that reports a tenth of a 1 ms call: 0.9 ms its clock did not see.
+    forged = _rounds(c_ms=0.1, c_extra=0.9)
+    problems, fields = witness_problems(forged, 0.2, "cuda", "c")
+    assert len(problems) == 1 and "supervisor's clock" in problems[0]
+    assert fields["witness"]["candidate_overhead_ms"] > fields["witness"]["baseline_overhead_ms"]
+    # Below the tolerance (0.03 ms + 2% of 1 ms), a forgery is not seen: the documented slack.
+    assert witness_problems(_rounds(c_ms=0.98, c_extra=0.02), 0.2, "cuda", "c")[0] == []
+
+
+def test_witness_tolerance_grows_with_a_noisy_host_but_still_sees_big_forgeries():
+    from agentkernelarena.evaluate.witness import witness_problems
+
+    noisy = _rounds(noise=0.3)  # both sides jitter together within a round: pairs cancel it
+    assert witness_problems(noisy, 0.2, "cuda", "c")[0] == []
+    unpaired = _rounds(noise=0.0)
+    rng = random.Random(5)
+    for record in unpaired:  # the candidate's side alone jitters
+        record["c_wall"] += abs(rng.gauss(0, 0.05))
+    problems, fields = witness_problems(unpaired, 0.2, "cuda", "c")
+    assert fields["witness"]["tolerance_ms"] > 0.05
+    forged = _rounds(c_ms=0.5, c_extra=0.5, noise=0.3)
+    assert witness_problems(forged, 0.2, "cuda", "c")[0]
+
+
+def test_witness_sees_a_lazy_handover_and_a_busy_gpu():
+    from agentkernelarena.evaluate.witness import witness_problems
+
+    lazy = _rounds(deliver=(40.0, 10.0))
+    problems, _ = witness_problems(lazy, 0.2, "cuda", "c")
+    assert len(problems) == 1 and "handing over its output" in problems[0]
+    busy = _rounds(b_pad=5.0)
+    problems, fields = witness_problems(busy, 0.2, "cuda", "c")
+    assert fields["witness"]["busy_rounds"] == 24
+    assert any("GPU was busy" in p for p in problems)
+    # On the CPU there is no pad: no busy rounds, whatever the pad readings say.
+    assert witness_problems(_rounds(b_pad=5.0), 0.0, "cpu", "c")[0] == []
+
+
+def test_freezer_stops_and_resumes_a_process_tree():
+    import subprocess
+    import sys
+    import time
+
+    from agentkernelarena.evaluate.witness import Freezer
+
+    code = ("import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', "
+            "'import time; time.sleep(30)']); time.sleep(30)")
+    parent = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        time.sleep(1.0)
+        freezer = Freezer(parent.pid)
+        freezer.freeze()
+        stopped = freezer._stopped
+        assert len(stopped) == 2
+
+        def states() -> list[str]:
+            return [open(f"/proc/{pid}/stat").read().split()[2] for pid in stopped]
+
+        deadline = time.monotonic() + 2  # a stop signal lands within moments, not at once
+        while states() != ["T", "T"] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert states() == ["T", "T"]
+        freezer.thaw()
+        deadline = time.monotonic() + 2
+        while "T" in states() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert "T" not in states()
+    finally:
+        subprocess.run(["pkill", "-P", str(parent.pid)], check=False)
+        parent.kill()
+        parent.wait()

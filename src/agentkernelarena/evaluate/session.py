@@ -113,6 +113,7 @@ class Session:
             self._load()
             self._compile_gate()
         except Stop as stop:
+            self.split = {}  # a compile-gate failure belongs to no split
             self.emit(stop.kind, message=stop.message, **stop.fields)
             return self.outcome
         for split in self.req["splits"]:
