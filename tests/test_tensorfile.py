@@ -16,13 +16,14 @@ from agentkernelarena.evaluate.tensorfile import MAGIC, TensorFileError
 def test_round_trip_keeps_values_dtypes_strides_and_plain_values(tmp_path):
     x = torch.randn(6, 5).to(torch.bfloat16)
     transposed = torch.arange(12, dtype=torch.int32).reshape(3, 4).t()
-    value = (x, transposed, 1.5, 7, None, torch.zeros(0))
+    value = (x, transposed, 1.5, 7, None, torch.zeros(0), torch.float16)
     path = tmp_path / "v.bin"
     tensorfile.write(path, value)
     back = tensorfile.read(path)
     assert torch.equal(back[0], x) and back[0].dtype == torch.bfloat16
     assert torch.equal(back[1], transposed) and back[1].stride() == transposed.stride()
     assert back[2:5] == (1.5, 7, None) and back[5].numel() == 0
+    assert back[6] is torch.float16  # a task's inputs may name an output dtype
     single = tmp_path / "t.bin"
     tensorfile.write(single, x)
     assert isinstance(tensorfile.read(single), torch.Tensor)

@@ -80,6 +80,8 @@ def layout(value: Any) -> dict[str, Any]:
             cursor = _round_up(cursor + nbytes)
         elif item is None or isinstance(item, (bool, int, float, str)):
             described.append({"kind": "value", "value": item})
+        elif isinstance(item, torch.dtype) and _dtype_name(item) in DTYPES:
+            described.append({"kind": "dtype", "value": _dtype_name(item)})
         else:
             raise TypeError(f"cannot exchange a {type(item).__name__}")
     return {"structure": structure, "items": described, "data_bytes": cursor}
@@ -159,6 +161,10 @@ def slots(header: dict[str, Any], start: int) -> list[TensorSlot | Any]:
         if item.get("kind") == "tensor":
             out.append(TensorSlot(item["dtype"], tuple(item["shape"]), tuple(item["stride"]),
                                   start + item["offset"], item["nbytes"]))
+        elif item.get("kind") == "dtype":
+            if item.get("value") not in DTYPES:
+                raise TensorFileError(f"unknown dtype {item.get('value')!r}")
+            out.append(DTYPES[item["value"]])
         else:
             out.append(item.get("value"))
     return out
