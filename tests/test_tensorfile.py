@@ -84,3 +84,26 @@ def test_a_file_over_the_size_limit_is_refused(tmp_path):
     tensorfile.write(path, torch.zeros(1024))
     with pytest.raises(TensorFileError, match="over the limit"):
         tensorfile.read(path, max_bytes=100)
+
+
+def test_every_bundled_tasks_inputs_can_be_exchanged(tmp_path):
+    """The runner hands a call's inputs back (the in-place check) in this format: whatever a
+    task's inputs function returns (tensors, numbers, a dtype) must go through it."""
+    import importlib.util
+
+    from agentkernelarena.tasks.loader import discover_tasks
+
+    for task in discover_tasks():
+        spec = importlib.util.spec_from_file_location(f"inputs_{task.name}",
+                                                      task.root / task.inputs.file)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        config = task.configs_for("cpu", "visible")[0]
+        args = getattr(module, task.inputs.function)(config.params, 1, "cpu")
+        args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
+        path = tmp_path / f"{task.name}.bin"
+        tensorfile.write(path, args)
+        back = tensorfile.read(path)
+        back = back if isinstance(back, tuple) else (back,)
+        for a, b in zip(args, back, strict=True):
+            assert torch.equal(a, b) if isinstance(a, torch.Tensor) else a == b, task.id
