@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 
 import pytest
 import torch
@@ -198,3 +199,23 @@ def test_freezer_stops_and_resumes_a_process_tree():
         subprocess.run(["pkill", "-P", str(parent.pid)], check=False)
         parent.kill()
         parent.wait()
+
+
+def test_cpu_candidate_is_timed_by_the_supervisors_clock():
+    """On the CPU a forged reading (a tenth of the call) or work moved outside the call buys
+    nothing: the candidate's time is its command's wall time less the baseline's overhead."""
+    from agentkernelarena.evaluate.session import _own_clock
+    from agentkernelarena.evaluate.witness import witness_problems
+
+    forged = _rounds(c_ms=0.1, c_extra=0.9, noise=0.05)  # it took 1 ms, it said 0.1
+    _own_clock(forged)
+    assert all(r["c_reported"] == 0.1 for r in forged)
+    assert statistics.median(r["c_ms"] for r in forged) == pytest.approx(1.0, abs=0.1)
+    # The witness rules on the reading on a GPU only; on the CPU the clock above decides.
+    assert witness_problems(forged, 0.0, "cpu", "c")[0] == []
+    honest = _rounds(c_ms=2.0, b_ms=2.0, noise=0.05)
+    _own_clock(honest)
+    assert statistics.median(r["c_ms"] for r in honest) == pytest.approx(2.0, abs=0.1)
+    # Handing over inside the timed command leaves no separate deliver readings.
+    plain = [{k: v for k, v in r.items() if "deliver" not in k} for r in _rounds()]
+    assert witness_problems(plain, 0.2, "cuda", "c")[0] == []

@@ -38,6 +38,9 @@ STOPPED: dict[str, tuple[set[str], str]] = {
     # The supervisor's clock against the runner's readings.
     "forge_timing": ({"rejected"}, "supervisor's clock"),
     "deferred_output": ({"rejected"}, "supervisor's clock"),
+    # Work moved into the staging of the inputs is inside the timed command the supervisor
+    # times (each side stages its round's inputs there).
+    "precompute_at_stage": ({"rejected"}, "supervisor's clock"),
     "background_thread": ({"rejected", "incorrect"}, ""),
     "reseed_rng": ({"incorrect", "rejected"}, ""),
     "tensor_subclass": ({"incorrect"}, "exactly torch.Tensor"),
@@ -59,6 +62,12 @@ NO_GAIN = ["torch_when_unaudited", "stdout_spoof", "patch_timer", "patch_torch_f
 if not GPU:
     NO_GAIN.append("patch_cuda_event")
 GPU_ONLY = {"side_stream", "unjoined_stream", "gpu_hog"}
+# Cheats on the timing itself: on the CPU the session times the candidate with its own clock
+# (test_clock_cheat_gains_nothing_on_the_cpu); on a GPU the witness must reject them.
+CPU_CLOCK = {"forge_timing", "precompute_at_stage", "deferred_output"}
+if not GPU:
+    for _cheat in CPU_CLOCK:
+        STOPPED.pop(_cheat)
 OTHERS = {"hardcoded_shape", "snoop", "poison_cache"}
 
 
@@ -77,13 +86,13 @@ def _options(**fields) -> EvalOptions:
 
 def test_every_cheat_has_an_expectation():
     files = {p.stem for p in CHEATS.glob("*.py") if not p.name.startswith("_")}
-    assert files == set(STOPPED) | set(NO_GAIN) | GPU_ONLY | OTHERS
+    assert files == set(STOPPED) | set(NO_GAIN) | GPU_ONLY | OTHERS | CPU_CLOCK
     assert len(files) >= 25
 
 
 # On a GPU the fixture's kernels take microseconds: less than the supervisor's clock can tell
 # apart, so a forged reading there is not seen (docs/integrity.md, "the slack of the witness").
-TOO_SHORT_ON_GPU = {"forge_timing"} if GPU else set()
+TOO_SHORT_ON_GPU = {"forge_timing", "precompute_at_stage"} if GPU else set()
 
 
 @pytest.mark.parametrize("cheat", sorted(STOPPED))
@@ -116,6 +125,23 @@ def test_hack_gains_nothing(cheat, scale_add_task, tmp_path):
     # PyTorch is orders of magnitude faster than Triton's interpreter).
     assert result["speedup"] < 3, result["configs"]
     assert result["score"] < 120 + 300
+
+
+@pytest.mark.skipif(GPU, reason="on a GPU these are judged by the witness alone (above)")
+@pytest.mark.parametrize("cheat", sorted(CPU_CLOCK))
+def test_clock_cheat_gains_nothing_on_the_cpu(cheat, scale_add_task, tmp_path):
+    """On the CPU the candidate's time is at least its command's wall time less the
+    baseline's overhead: a forged reading or work moved before the call is either seen by the
+    witness or bought nothing."""
+    result = evaluate(scale_add_task, _solution(tmp_path, cheat), _options())
+    if result["verdict"] == "rejected":
+        assert "supervisor's clock" in " ".join(result["reasons"]), result["reasons"]
+        return
+    assert result["verdict"] == "ok", result["reasons"]
+    assert result["speedup"] < 1.5, result["configs"]
+    for config in result["configs"]:
+        # What it said was much less than what it was given credit for.
+        assert config["candidate_ms"] > 0.5 * config["baseline_ms"], config
 
 
 def _processes_with(token: str) -> list[int]:

@@ -22,6 +22,7 @@ from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import evaldir, speed_of_light
 from agentkernelarena.evaluate.sandbox import WorkerSandbox, worker_env, worker_sandbox_status
 from agentkernelarena.evaluate.supervisor import Workers, run_session, runner_command
+from agentkernelarena.evaluate.trace_rules import own_kernel_names
 from agentkernelarena.evaluate.verdict import held_out_record, interpret
 from agentkernelarena.platforms import Platform, get_platform
 from agentkernelarena.scoring import trial_score
@@ -59,6 +60,9 @@ class EvalOptions:
     # Folders the candidate's process must not see besides the bundled suites (the task's own
     # folder is always hidden): --tasks-dir folders, the run folder.
     hidden: tuple[Path, ...] = ()
+    # On a GPU, both workers' timed rounds traced on the device (CUPTI; trace_rules.py). Off
+    # only to measure what it costs.
+    device_trace: bool = True
 
 
 def default_timing(platform: Platform) -> dict[str, Any]:
@@ -121,7 +125,10 @@ def _request(task: Task, splits: list[str], root: Path, platform: Platform, base
         "measure": options.measure,
         "timing": timing,
         "sanity": options.sanity,
-        "policy": policy_for(task),
+        "policy": {**policy_for(task), "own_kernels": sorted(
+            own_kernel_names(root / "sandbox" / "candidate", list(task.editable)))},
+        "judge_dir": str(root / "judge"),
+        "device_trace": options.device_trace,
         "guards": options.guards,
         "vs_compile": options.vs_compile and task.baseline is not None,
     }
@@ -208,6 +215,7 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
         evaldir.build_candidate(task, solution_dir, root / "sandbox" / "candidate")
         evaldir.copy_inputs(task, root / "sandbox" / "inputs")
         (root / "sandbox" / "io").mkdir()
+        (root / "judge").mkdir()
         result: dict[str, Any] = {
             "task": task.id,
             "category": task.category,
@@ -228,6 +236,7 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
             outcome = run_session(request, root, root / "sandbox" / "io", workers,
                                   _deadlines(task))
             result["versions"] = (outcome.first("start") or {}).get("versions", {})
+            result["eval_cost"] = outcome.cost
             result["network_isolated"] = result["worker_sandbox"]["sandboxed"]
             configs = {s["split"]: s["configs"] for s in request["splits"]}
             result.update(interpret(outcome, task, "visible", configs["visible"]) or {})

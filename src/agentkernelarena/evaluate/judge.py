@@ -28,6 +28,7 @@ from agentkernelarena.evaluate.compare import (
     compare_values,
     max_errors,
 )
+from agentkernelarena.evaluate.device_trace import DeviceTrace
 from agentkernelarena.evaluate.guards import LaunchCounter, OpAudit
 from agentkernelarena.evaluate.loading import describe_exception, get_function, load_module
 from agentkernelarena.evaluate.protocol import serve
@@ -65,6 +66,7 @@ class Judge:
         self.clock: Clock | None = None
         self.compiled: Any = None
         self.pending: Any = None
+        self.device_trace: DeviceTrace | None = None
 
     # -- commands ------------------------------------------------------------------------
     def load(self, device: str, task_root: str, baseline_root: str, reference: dict[str, str],
@@ -205,7 +207,7 @@ class Judge:
         device_sync(self.device)
         return {"ok": True}
 
-    def warm(self, calls: int, which: str = "baseline") -> dict[str, Any]:
+    def warm(self, calls: int, which: str = "baseline", trace: bool = False) -> dict[str, Any]:
         fn = self._timed_fn(which)
         host_ms = 0.0
         for index in range(calls):
@@ -215,11 +217,28 @@ class Judge:
             if index:
                 host_ms = max(host_ms, (_perf_counter() - began) * 1e3)
             device_sync(self.device)
+        if trace:
+            # Traced like the candidate's rounds, so that both pay what tracing costs.
+            self.device_trace = DeviceTrace(self.device)
+            self.device_trace.start()
         return {"ok": True, "host_ms": host_ms}
 
-    def timed(self, pad_ms: float, which: str = "baseline") -> dict[str, Any]:
+    def trace(self, path: str) -> dict[str, Any]:
+        if self.device_trace is None:
+            return {"ok": True, "traced": False, "error": "not started"}
+        device_trace, self.device_trace = self.device_trace, None
+        return device_trace.stop(Path(path))
+
+    def timed(self, pad_ms: float, which: str = "baseline",
+              make: dict[str, Any] | None = None,
+              deliver: dict[str, Any] | None = None) -> dict[str, Any]:
         """One timed baseline call, shaped like the runner's (audited, ended by a device sync),
-        so that both sides' commands cost the same beside the call."""
+        so that both sides' commands cost the same beside the call. With `make` (the arguments
+        of `make`), the round's inputs are made and staged first, outside the timing."""
+        if make is not None:
+            made = self.make(**make, stage=True)
+            if not made.get("ok"):
+                return made
         if self.clock is None:
             self.clock = Clock(self.device)
         self.clock.set_pad_ms(pad_ms)
@@ -234,6 +253,8 @@ class Judge:
         self.clock.synchronize()
         ms, pad_took = read()
         self.pending = out
+        if deliver is not None:
+            self.deliver(**deliver)
         return {"ok": True, "ms": ms, "pad_ms": pad_took}
 
     def deliver(self, config: str, output: str, fresh: bool = False) -> dict[str, Any]:
@@ -289,7 +310,7 @@ class Judge:
 def main() -> int:
     judge = Judge()
     names = ("load", "make", "check", "baseline_ok", "stage", "warm", "timed", "deliver",
-             "sanity", "drop", "exit")
+             "trace", "sanity", "drop", "exit")
     return serve({name: getattr(judge, name) for name in names})
 
 

@@ -27,6 +27,7 @@ import torch
 
 from agentkernelarena.evaluate import tensorfile
 from agentkernelarena.evaluate.compare import OutputMeta, check_structure
+from agentkernelarena.evaluate.device_trace import DeviceTrace
 from agentkernelarena.evaluate.guards import LaunchCounter, OpAudit
 from agentkernelarena.evaluate.loading import (
     describe_exception,
@@ -57,6 +58,7 @@ class Runner:
         self.clock: Clock | None = None
         self.launches: LaunchCounter | None = None
         self.pending: Any = None
+        self.device_trace: DeviceTrace | None = None
 
     # -- commands ------------------------------------------------------------------------
     def load(self, device: str, root: str, file: str, function: str,
@@ -116,8 +118,9 @@ class Runner:
             tensorfile.write(Path(inputs_after), self.args)
         return reply
 
-    def warm(self, calls: int) -> dict[str, Any]:
-        """Warm-up calls; the host's time to enqueue one (the pad is made from it)."""
+    def warm(self, calls: int, trace: bool = False) -> dict[str, Any]:
+        """Warm-up calls; the host's time to enqueue one (the pad is made from it). With
+        `trace`, the device trace runs from here to the `trace` command."""
         host_ms = 0.0
         try:
             for index in range(calls):
@@ -129,23 +132,48 @@ class Runner:
                 device_sync(self.device)
         except Exception as exc:
             return self._failure(exc)
+        if trace:
+            self.device_trace = DeviceTrace(self.device)
+            self.device_trace.start()
         return {"ok": True, "host_ms": host_ms}
 
-    def timed(self, pad_ms: float) -> dict[str, Any]:
+    def trace(self, path: str) -> dict[str, Any]:
+        """The device trace since the warm-up, stopped and written to `path`."""
+        if self.device_trace is None:
+            return {"ok": True, "traced": False, "error": "not started"}
+        device_trace, self.device_trace = self.device_trace, None
+        return device_trace.stop(Path(path))
+
+    def timed(self, pad_ms: float, params: dict[str, Any] | None = None,
+              seed: int | None = None, output: str | None = None,
+              meta: dict[str, Any] | None = None) -> dict[str, Any]:
         """One timed call, ended by a device sync (work left on any stream of the process is
-        inside the command the supervisor times); `deliver` then hands its output over."""
+        inside the command the supervisor times); `deliver` then hands its output over.
+        With `params` and `seed`, the call's fresh inputs are staged first, outside the
+        timing (one command per round instead of two)."""
+        if params is not None and seed is not None:
+            try:
+                self.stage(params, seed, reuse=True)
+            except Exception as exc:
+                return {"ok": False, "kind": "stage", "error": describe_exception(exc, self.root)}
         if self.clock is None:
             self.clock = Clock(self.device)
         self.clock.set_pad_ms(pad_ms)
+        threads = thread_count()  # counted outside the timed window
         try:
             (out, seen), read = self.clock.time_call(
-                lambda: self._guarded(lambda: self.fn(*self.args)))
+                lambda: self._audited(lambda: self.fn(*self.args)))
             self.clock.synchronize()
             ms, pad_took = read()
         except Exception as exc:
             return self._failure(exc)
+        seen["new_threads"] = max(0, thread_count() - threads)
         self.pending = out
-        return {"ok": True, "ms": ms, "pad_ms": pad_took, **seen}
+        reply = {"ok": True, "ms": ms, "pad_ms": pad_took, **seen}
+        if output is not None and meta is not None:
+            # Handed over in the same command (the CPU platform): on the supervisor's clock.
+            reply.update(self.deliver(output, meta))
+        return reply
 
     def deliver(self, output: str, meta: dict[str, Any]) -> dict[str, Any]:
         """The last timed call's output, into the judge's file."""
@@ -157,15 +185,20 @@ class Runner:
 
     # -- helpers -------------------------------------------------------------------------
     def _guarded(self, call: Any) -> tuple[Any, dict[str, Any]]:
+        threads = thread_count()
+        out, seen = self._audited(call)
+        return out, {**seen, "new_threads": max(0, thread_count() - threads)}
+
+    def _audited(self, call: Any) -> tuple[Any, dict[str, Any]]:
+        """The call under the same audit as the judge's timed baseline (nothing more inside
+        the timed window, so that both sides' windows hold the same harness work)."""
         assert self.launches is not None
         self.launches.reset()
-        threads = thread_count()
         with OpAudit() as ops:
             out = call()
         return out, {"launches": self.launches.count,
                      "foreign_streams": self.launches.foreign_streams,
-                     "torch_ops": dict(ops.disallowed.most_common(8)),
-                     "new_threads": max(0, thread_count() - threads)}
+                     "torch_ops": dict(ops.disallowed.most_common(8))}
 
     def _deliver(self, out: Any, output: str, meta: dict[str, Any]) -> dict[str, Any]:
         """Copy the output into the judge's file, after the checks a reader cannot make: the
@@ -210,7 +243,8 @@ def _build(before: Any) -> dict[str, Any] | None:
 def main() -> int:
     runner = Runner()
     return serve({name: getattr(runner, name)
-                  for name in ("load", "stage", "call", "warm", "timed", "deliver", "exit")})
+                  for name in ("load", "stage", "call", "warm", "timed", "deliver", "trace",
+                                  "exit")})
 
 
 if __name__ == "__main__":

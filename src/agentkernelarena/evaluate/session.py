@@ -20,6 +20,7 @@ from typing import Any
 
 from agentkernelarena.evaluate.protocol import Peer, PeerGone
 from agentkernelarena.evaluate.timing import TimingOptions, pad_ms_for, relative_standard_error
+from agentkernelarena.evaluate.trace_rules import trace_verdict
 from agentkernelarena.evaluate.witness import Freezer, witness_problems
 
 _OP_NAME = re.compile(r"^[A-Za-z0-9_.]{1,80}$")
@@ -39,6 +40,7 @@ class Stop(Exception):
 @dataclass
 class SessionOutcome:
     events: list[dict[str, Any]] = field(default_factory=list)
+    cost: dict[str, Any] = field(default_factory=dict)
 
     def first(self, name: str) -> dict[str, Any] | None:
         return next((e for e in self.events if e.get("event") == name), None)
@@ -56,6 +58,9 @@ class Session:
         self._phase("startup")
         self.runner_alive = True
         self.judge_wall = 0.0
+        # What the evaluation spent where: commands per worker (count, milliseconds on the
+        # supervisor's clock) and the freezer's stops and continues.
+        self.cost: dict[str, list[float]] = {}
 
     # -- events and deadlines ------------------------------------------------------------
     def emit(self, event: str, **fields: Any) -> None:
@@ -77,6 +82,7 @@ class Session:
         try:
             answer = self.judge.request(command, max(self._left(), 60.0), **fields)
             reply, self.judge_wall = answer.data, answer.wall_ms
+            self._tally(f"judge.{command}", answer.wall_ms)
         except PeerGone as gone:
             raise Stop("harness_error", f"{gone.message} while {command}; last output:\n"
                        f"{self.judge.log_tail()}") from None
@@ -87,9 +93,12 @@ class Session:
 
     def ask_runner(self, command: str, **fields: Any) -> tuple[dict[str, Any], float]:
         if self.freezer is not None:
+            began = time.perf_counter()
             self.freezer.thaw()
+            self._tally("freezer.thaw", (time.perf_counter() - began) * 1e3)
         try:
             reply = self.runner.request(command, self._left(), **fields)
+            self._tally(f"runner.{command}", reply.wall_ms)
         except PeerGone as gone:
             self.runner_alive = False
             if gone.why == "timeout":
@@ -103,8 +112,22 @@ class Session:
         elif self.freezer is not None:
             # Stopped until its next command: nothing of the candidate's runs while the judge
             # reads its output or times the baseline.
+            began = time.perf_counter()
             self.freezer.freeze()
+            self._tally("freezer.freeze", (time.perf_counter() - began) * 1e3)
         return reply.data, reply.wall_ms
+
+    def _tally(self, what: str, ms: float) -> None:
+        entry = self.cost.setdefault(what, [0, 0.0])
+        entry[0] += 1
+        entry[1] += ms
+
+    def cost_record(self) -> dict[str, Any]:
+        """Where the evaluation's time went (the result's `eval_cost`), largest first."""
+        ranked = sorted(self.cost.items(), key=lambda item: -item[1][1])
+        return {"commands": {name: {"count": int(n), "ms": round(ms, 1)}
+                             for name, (n, ms) in ranked},
+                "wall_s": round(time.monotonic() - self.started, 3)}
 
     def _phase_label(self) -> str:
         split = self.split.get("split")
@@ -299,12 +322,31 @@ class Session:
             self.ask_judge("deliver", config=self._key(config), output=str(self.io / "base.bin"),
                            fresh=delivered == 0)
             record["b_deliver"] = self.judge_wall
+        self._check_timed(config, handle, delivered)
+
+    def _check_timed(self, config: dict[str, Any], handle: str, delivered: int) -> None:
+        """A timed output the runner handed over, checked by the judge (in full on the first
+        and every few delivered rounds, at drawn positions otherwise)."""
         full = delivered % self.full_check_every == 0
-        verdict = self.ask_judge("check", handle=handle, config=self._key(config), output=out,
-                                 full=full)
+        verdict = self.ask_judge("check", handle=handle, config=self._key(config),
+                                 output=str(self.io / "out.bin"), full=full)
         if not verdict["match"]:
-            raise Stop("incorrect", f"config {name}: the output of a timed call is wrong: "
-                       f"{verdict['message']}", config=name)
+            raise Stop("incorrect", f"config {config['name']}: the output of a timed call is "
+                       f"wrong: {verdict['message']}", config=config["name"])
+
+    def _trace_verdict(self, rounds: list[dict[str, float]]) -> tuple[list[str], dict[str, Any]]:
+        """Both workers' device traces of this configuration's rounds, judged (trace_rules)."""
+        runner_path = self.io / "trace.json"
+        judge_path = Path(self.req["judge_dir"]) / "trace.json"
+        for path in (runner_path, judge_path):
+            path.unlink(missing_ok=True)
+        self.ask_runner("trace", path=str(runner_path))
+        self.ask_judge("trace", path=str(judge_path))
+        policy = self.req.get("policy", {})
+        return trace_verdict(judge_path, runner_path, [r["b_ms"] for r in rounds],
+                             [r.get("c_reported", r["c_ms"]) for r in rounds],
+                             set(policy.get("own_kernels", [])),
+                             bool(policy.get("forbid_torch_compute")))
 
     def _sanity(self) -> None:
         self._phase("sanity")
@@ -318,8 +360,9 @@ class Session:
         options = TimingOptions(**self.req["timing"])
         self.full_check_every = max(1, options.full_check_every // 4)
         # Large outputs take milliseconds to hand over: on a GPU a quarter of the rounds do
-        # (drawn), enough to check the outputs and to see a lazy one; on the CPU every round.
-        self.deliver_share = 0.25 if self.req["device"] == "cuda" else 1.0
+        # (drawn), enough to check the outputs and to see a lazy one; on the CPU every round,
+        # inside the timed command.
+        self.deliver_share = 0.25
         for config in self.split["configs"]:
             result = self._time(config, options, "baseline")
             self.emit("config_timing", config=config["name"], **result)
@@ -339,40 +382,60 @@ class Session:
         self._stage(config, seed)
         self.ask_judge("drop", handle="warm")
         warm = max(options.warmup, 1) + 1
-        cand, _ = self.ask_runner("warm", calls=warm)
+        trace = self.req["device"] == "cuda" and self.req.get("device_trace", True)
+        cand, _ = self.ask_runner("warm", calls=warm, trace=trace)
         self._call_failure(cand, name)
-        host_ms = max(_num(cand, "host_ms"), float(self.ask_judge("warm", calls=warm,
-                                                                  which=which)["host_ms"]))
+        host_ms = max(_num(cand, "host_ms"), float(self.ask_judge(
+            "warm", calls=warm, which=which, trace=trace)["host_ms"]))
         pad = pad_ms_for(min(host_ms, 10.0), self.req["device"])
         rounds: list[dict[str, float]] = []
         schedule = random.Random(f"{self.req['seed']}:{self._key(config)}:{which}:deliver")
         delivered = 0
+        on_gpu = self.req["device"] == "cuda"
+        out, base_out = str(self.io / "out.bin"), str(self.io / "base.bin")
         started = time.perf_counter()
         while len(rounds) < max(options.max_rounds, WITNESS_MIN_ROUNDS):
             index = len(rounds)
-            handle = f"t{index}"
+            # One name for every round's inputs in the judge: a round's `make` replaces the
+            # last one's, so nothing is left to drop.
+            handle = "round"
             seed = seeds.randrange(1, 2**62)
-            self._make(handle, config, seed, stage=True)
-            self._stage(config, seed, reuse=True)
             record: dict[str, float] = {}
             for who in ("c", "b") if index % 2 == 0 else ("b", "c"):
+                # Each side stages the round's inputs inside its timed command, before its
+                # clock starts: one command per side and round.
+                # On the CPU both sides also hand their output over inside the command, so
+                # that work left for the copy is on the supervisor's clock (_own_clock).
                 if who == "c":
-                    reply, wall = self.ask_runner("timed", pad_ms=pad)
+                    handover = {} if on_gpu else {"output": out, "meta": meta}
+                    reply, wall = self.ask_runner("timed", pad_ms=pad, params=config["params"],
+                                                  seed=seed, **handover)
+                    if reply.get("problem"):
+                        raise Stop("incorrect", f"config {name}: the output of a timed call "
+                                   f"is wrong: {_text(reply, 'problem')}", config=name)
+                    if reply.get("kind") == "stage":
+                        raise Stop("crash", "the candidate's process could not take its "
+                                   f"inputs: {_text(reply)}")
                     self._call_failure(reply, name)
                     self._observations(reply, name)
                     record.update(c_ms=_num(reply, "ms"), c_wall=wall)
                 else:
                     # The runner is stopped meanwhile (between its commands, ask_runner).
-                    reply = self.ask_judge("timed", pad_ms=pad, which=which)
+                    reply = self.ask_judge("timed", pad_ms=pad, which=which, make={
+                        "handle": handle, "config": self._key(config),
+                        "params": config["params"], "seed": seed}, deliver=None if on_gpu
+                        else {"config": self._key(config), "output": base_out,
+                              "fresh": index == 0})
                     record.update(b_ms=float(reply["ms"]), b_wall=self.judge_wall,
                                   b_pad=float(reply["pad_ms"]))
             # Which rounds hand their output over is drawn after both calls, so the candidate
             # cannot know it while it computes; the first always does.
-            if index == 0 or schedule.random() < self.deliver_share:
+            if not on_gpu:
+                self._check_timed(config, handle, delivered)
+                delivered += 1
+            elif index == 0 or schedule.random() < self.deliver_share:
                 self._deliver_and_check(record, config, handle, meta, delivered)
                 delivered += 1
-            else:
-                self.ask_judge("drop", handle=handle)
             rounds.append(record)
             # The supervisor's clock needs a few rounds to tell noise from a pattern.
             if len(rounds) >= max(options.min_rounds, WITNESS_MIN_ROUNDS):
@@ -382,7 +445,12 @@ class Session:
                     break
                 if time.perf_counter() - started > options.budget_s:
                     break
+        if self.req["device"] != "cuda":
+            _own_clock(rounds)
         problems, fields = witness_problems(rounds, pad, self.req["device"], name)
+        if trace:
+            traced, more = self._trace_verdict(rounds)
+            problems, fields = traced + problems, {**fields, **more}
         if problems and self.req.get("guards", True):
             raise Stop("rejected", problems[0], config=name)
         base = statistics.median(r["b_ms"] for r in rounds)
@@ -391,6 +459,17 @@ class Session:
         return {"baseline_ms": base, "candidate_ms": cand_ms,
                 "speedup": base / cand_ms if cand_ms > 0 else float("inf"),
                 "rounds": len(rounds), "rse": relative_standard_error(ratios), **fields}
+
+def _own_clock(rounds: list[dict[str, float]]) -> None:
+    """On the CPU the supervisor's clock is as good as the runner's: the candidate's time is
+    never less than its command's wall time less the baseline's overhead (median over the
+    rounds), so neither a forged reading nor work moved outside the call (into the staging,
+    say) makes it faster. The witness still judges what the runner said (`c_reported`)."""
+    overhead = statistics.median(r["b_wall"] - r["b_ms"] for r in rounds)
+    for record in rounds:
+        record["c_reported"] = record["c_ms"]
+        record["c_ms"] = max(record["c_ms"], record["c_wall"] - overhead)
+
 
 def _text(reply: dict[str, Any], key: str = "error") -> str:
     return str(reply.get(key, "")).strip()[:8000] or "(no message)"

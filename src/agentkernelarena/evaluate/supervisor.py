@@ -52,7 +52,9 @@ def run_session(request: dict[str, Any], root: Path, io_dir: Path, workers: Work
     try:
         session = Session(request, io_dir, judge, runner, deadlines,
                           Freezer(runner.proc.pid))
-        return session.run()
+        outcome = session.run()
+        outcome.cost = session.cost_record()
+        return outcome
     finally:
         # Both are killed, not asked to exit: the runner is stopped between its commands, and
         # nothing either holds is worth a graceful end (the events are in, the files copied).
