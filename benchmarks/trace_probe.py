@@ -88,7 +88,8 @@ def main() -> int:
                 fn()
             times, kernels = traced(clock, fn, 20, Path(tmp) / f"{name}.json")
             found, problem = trace_rules.windows(kernels, len(times))
-            agree = [((end - start) / 1e6) / t for (_, start, end), t in zip(found, times)]
+            pairs = zip(found, times, strict=False)
+            agree = [((end - start) / 1e6) / t for (_, start, end), t in pairs]
             case = {
                 "kernel_names": sorted({k.name[:100] for k in kernels}),
                 "streams": sorted({k.stream for k in kernels}),
