@@ -53,6 +53,10 @@ if GPU:
     STOPPED["side_stream"] = ({"rejected"}, "stream")
     STOPPED["unjoined_stream"] = ({"rejected", "incorrect"}, "")
     STOPPED["gpu_hog"] = ({"rejected"}, "")
+    # Work moved out of the timed call shows in the device trace first (its kernels run while
+    # the inputs are staged or the output is handed over), or on the supervisor's clock.
+    for _cheat in ("deferred_output", "precompute_at_stage"):
+        STOPPED[_cheat] = ({"rejected"}, "outside its timed calls|supervisor's clock")
 # Hacks the design defeats: the evaluation is honest and the hack gains nothing. Patching what
 # the harness relies on in the candidate's process changes nothing the judge or the supervisor
 # does; slowing the baseline cannot reach the judge's process.
@@ -102,7 +106,8 @@ def test_cheat_is_stopped(cheat, scale_add_task, tmp_path):
     verdicts, phrase = STOPPED[cheat]
     result = evaluate(scale_add_task, _solution(tmp_path, cheat), _options())
     assert result["verdict"] in verdicts, (result["verdict"], result["reasons"])
-    assert phrase in " ".join(result["reasons"]), result["reasons"]
+    said = " ".join(result["reasons"])
+    assert any(part in said for part in phrase.split("|")), result["reasons"]
     assert result["score"] <= 20
     if result["verdict"] == "rejected":
         assert result["score"] == 0
@@ -157,10 +162,13 @@ def _processes_with(token: str) -> list[int]:
 
 
 def test_daemon_dies_with_the_evaluation(scale_add_task, tmp_path):
-    result = evaluate(scale_add_task, _solution(tmp_path, "daemon_hog"), _options())
+    # A token of this test's own: evaluations running beside it (pytest-xdist) fork theirs.
+    token = f"aka-redteam-daemon-hog-{os.getpid()}-{time.monotonic_ns()}"
+    folder = _solution(tmp_path, "daemon_hog", f"_REDTEAM_TOKEN = {token!r}\n")
+    result = evaluate(scale_add_task, folder, _options())
     assert result["verdict"] in ("ok", "rejected"), result["reasons"]
     time.sleep(0.5)
-    assert _processes_with("aka-redteam-daemon-hog") == []
+    assert _processes_with(token) == []
 
 
 def test_hardcoded_shape_fails_held_out(scale_add_task, tmp_path):

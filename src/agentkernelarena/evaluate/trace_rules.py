@@ -4,8 +4,8 @@ Per timed round the trace must hold the harness's two marks on one stream (the p
 start event, the marker after the end event); between them lies the call's window. Rules:
 
 - every kernel running during a window is on the timed stream (no side streams);
-- the window agrees with the time the worker reported (a forged reading shows as a window far
-  longer than the reported time, to the microsecond);
+- the span of the kernels in a window agrees with the time the worker reported (a forged
+  reading shows as kernels running far longer than the reported time, to the microsecond);
 - in a task whose entry may not compute with PyTorch, every kernel in a window is one of the
   candidate's own (a Triton kernel or a `__global__` of its editable files) or allocation work
   (fills, copies, memsets): no ATen, cuBLAS or cuDNN kernels;
@@ -98,14 +98,35 @@ def windows(kernels: list[Kernel], rounds: int) -> tuple[list[tuple[int, int, in
     return found, None
 
 
+def busy_span(kernels: list[Kernel], starts: list[int], start: int, end: int) -> int:
+    """Nanoseconds from the first kernel's start to the last one's end within a window.
+
+    The marks' window also holds the device's idle time while the host had not yet enqueued
+    the call (or the end marker): on a loaded host that is tens of microseconds, which the
+    events around the call rightly do not count. The kernels themselves are what a forged
+    reading cannot hide: the events bracket them, so the reported time is at least their span.
+    """
+    first, last = None, None
+    for index in range(max(0, bisect.bisect_left(starts, start) - LOOK_BACK),
+                       bisect.bisect_left(starts, end)):
+        kernel = kernels[index]
+        if kernel.end <= start or HARNESS_MARK in kernel.name:
+            continue
+        begin, finish = max(kernel.start, start), min(kernel.end, end)
+        first = begin if first is None else min(first, begin)
+        last = finish if last is None else max(last, finish)
+    return 0 if first is None else last - first
+
+
 def structural_problem(kernels: list[Kernel], reported_ms: list[float]) -> str | None:
     """The marks and the agreement of each window with the reported time (any worker)."""
     found, problem = windows(kernels, len(reported_ms))
     if problem:
         return problem
     off = []
+    starts = [k.start for k in kernels]
     for (_, start, end), said in zip(found, reported_ms, strict=True):
-        window_ms = (end - start) / 1e6
+        window_ms = busy_span(kernels, starts, start, end) / 1e6
         if window_ms - said > AGREE_ABS_MS + AGREE_SHARE * window_ms:
             off.append((window_ms, said))
     if len(off) > max(1, len(reported_ms) // 10):

@@ -3,7 +3,7 @@ long as it lives, to slow the baseline; it also tries to outlive the evaluation.
 
 import os
 
-_TOKEN = "aka-redteam-daemon-hog"
+_TOKEN = globals().get("_REDTEAM_TOKEN", "aka-redteam-daemon-hog")
 if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
