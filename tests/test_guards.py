@@ -133,8 +133,10 @@ def test_witness_accepts_honest_readings_and_rejects_forged_ones():
     problems, fields = witness_problems(forged, 0.2, "cuda", "c")
     assert len(problems) == 1 and "supervisor's clock" in problems[0]
     assert fields["witness"]["candidate_overhead_ms"] > fields["witness"]["baseline_overhead_ms"]
-    # Below the tolerance (0.03 ms + 2% of 1 ms), a forgery is not seen: the documented slack.
-    assert witness_problems(_rounds(c_ms=0.98, c_extra=0.02), 0.2, "cuda", "c")[0] == []
+    # Below the tolerance (0.25 ms + 2% of 1 ms), a forgery is not seen: the documented slack
+    # (the device trace sees forged readings of device work; this bounds hidden host work).
+    assert witness_problems(_rounds(c_ms=0.8, c_extra=0.2), 0.2, "cuda", "c")[0] == []
+    assert witness_problems(_rounds(c_ms=0.7, c_extra=0.3), 0.2, "cuda", "c")[0]
 
 
 def test_witness_tolerance_grows_with_a_noisy_host_but_still_sees_big_forgeries():
@@ -147,7 +149,7 @@ def test_witness_tolerance_grows_with_a_noisy_host_but_still_sees_big_forgeries(
     for record in unpaired:  # the candidate's side alone jitters
         record["c_wall"] += abs(rng.gauss(0, 0.05))
     problems, fields = witness_problems(unpaired, 0.2, "cuda", "c")
-    assert fields["witness"]["tolerance_ms"] > 0.05
+    assert fields["witness"]["tolerance_ms"] > 0.25 + 0.02 + 0.01  # the spread term grew
     forged = _rounds(c_ms=0.5, c_extra=0.5, noise=0.3)
     assert witness_problems(forged, 0.2, "cuda", "c")[0]
 

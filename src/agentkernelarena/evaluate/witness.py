@@ -29,10 +29,14 @@ from typing import Any
 # Candidate overhead allowed beyond the baseline's, per call: absolute plus a share of the
 # baseline's time, plus four standard errors of the paired per-round difference (a loaded host
 # makes both sides noisy; the rounds are adjacent in time, so pairing removes most of it).
-# Measured on an H200 (benchmarks/results/h200-2026-12-01/): an honest candidate's overhead
-# was 0.02-0.1 ms *below* the baseline's on every configuration; on the CPU (the interpreter)
-# readings are noisier and not comparable anyway.
-TOLERANCE = {"cuda": (0.03, 0.02), "cpu": (2.0, 0.05)}
+# Measured on an H200: with the device trace on in both processes, the candidate's process
+# pays up to ~0.14 ms per command more than the judge for the same code (A/A of column_sum:
+# -0.00 to +0.12 ms; benchmarks/results/h200-2026-12-02/), its sandbox, its freeze and thaw
+# around the judge's commands and its audit being the difference. The absolute allowance
+# covers that; what it leaves a cheat is host work of at most that much per call (device work
+# moved out of the call is the device trace's to see, to the microsecond). On the CPU (the
+# interpreter) readings are noisier and not comparable anyway.
+TOLERANCE = {"cuda": (0.25, 0.02), "cpu": (2.0, 0.05)}
 SPREAD_FACTOR = 4.0
 # Handing over an output: the candidate's may take this many times the judge's, plus (ms),
 # plus four standard errors of the paired differences.
