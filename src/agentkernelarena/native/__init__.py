@@ -13,7 +13,7 @@ compile-only check without a GPU (the kernel source alone, raising NativeCompile
 shared cache so that unchanged sources never rebuild.
 """
 
-from agentkernelarena.native.build import BUILD_DIR_NAME, LoadInfo, last_load, load
+from agentkernelarena.native.build import BUILD_DIR_NAME, LoadInfo, last_load
 from agentkernelarena.native.cache import cache_root
 from agentkernelarena.native.errors import (
     NativeBuildError,
@@ -21,6 +21,7 @@ from agentkernelarena.native.errors import (
     NativeToolchainError,
 )
 from agentkernelarena.native.hipify import hip_to_cuda
+from agentkernelarena.native.loader import load
 from agentkernelarena.native.warpsize import PortabilityWarning, check_warp_size
 
 __all__ = [

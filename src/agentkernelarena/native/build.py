@@ -42,7 +42,7 @@ from agentkernelarena.native.toolchain import (
 )
 from agentkernelarena.native.warpsize import PortabilityWarning, check_warp_size
 
-__all__ = ["BUILD_DIR_NAME", "LoadInfo", "last_load", "load"]
+__all__ = ["BUILD_DIR_NAME", "LoadInfo", "last_load", "load_whole"]
 
 BUILD_DIR_NAME = ".aka_build"
 DEFAULT_CFLAGS = ("-O3",)
@@ -166,36 +166,17 @@ def _record(info: LoadInfo) -> None:
     _LAST[:] = [info]
 
 
-def load(
+def load_whole(
     module_file: str,
     sources: Sequence[str],
     *,
     name: str | None = None,
-    binding: str | None = None,
     extra_cflags: Sequence[str] = (),
     extra_cuda_cflags: Sequence[str] = (),
 ) -> types.ModuleType:
-    """Build (or fetch from the cache) the extension made of `sources` and return it.
-
-    `sources` are relative to the folder of `module_file` (pass `__file__`). Without
-    `binding`, the sources define the Python module themselves (PYBIND11_MODULE). With
-    `binding="binding.cpp"` (split mode, split.py) the sources hold kernels and `extern "C"`
-    launchers only and the binding, compiled once and cached apart, defines the module.
-    Raises NativeBuildError with the first compiler errors, NativeCompiledNotRun when the
-    sources compiled but this machine has no GPU to run them, NativeToolchainError when a tool
-    is missing.
-    """
-    if binding is not None:
-        from agentkernelarena.native.split import load_split
-
-        return load_split(
-            module_file,
-            sources,
-            binding,
-            name=name,
-            extra_cflags=extra_cflags,
-            extra_cuda_cflags=extra_cuda_cflags,
-        )
+    """The extension whose sources define the Python module themselves (PYBIND11_MODULE),
+    built or fetched from the cache; `loader.load` is the public entry (split mode goes to
+    split.py). Raises as `loader.load` says."""
     start = time.perf_counter()
     src_dir = Path(module_file).resolve().parent
     paths = resolve_sources(src_dir, sources)

@@ -38,7 +38,7 @@ from agentkernelarena.native.toolchain import (
 )
 
 if TYPE_CHECKING:
-    from agentkernelarena.native.split import Split
+    from agentkernelarena.native.split_unit import Split
 
 __all__ = ["compile_only"]
 
