@@ -13,8 +13,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
+from agentkernelarena.agents.process import Command, ProcessResult, agent_env, run_process
+
 if TYPE_CHECKING:
-    from agentkernelarena.agents.process import Command, ProcessResult
     from agentkernelarena.tasks.spec import Task
 
 # Why an agent run did not end well. Exactly one per outcome; `ok` when nothing went wrong.
@@ -114,9 +115,12 @@ class AgentRun:
 
     def launch(self, command: Command) -> ProcessResult:
         if self.launcher is None:
-            from agentkernelarena.agents.process import launch_plain
-
-            return launch_plain(command, self)
+            # No sandbox: the workspace as cwd, the run's environment added.
+            return run_process(command.argv, cwd=self.workspace,
+                               env=agent_env({**self.env, **command.env}),
+                               deadline=self.deadline,
+                               stdout_path=self.out_dir / command.transcript_name,
+                               stderr_path=self.out_dir / "stderr.log", watch=command.watch)
         return self.launcher(command, self)
 
 

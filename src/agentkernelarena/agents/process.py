@@ -18,10 +18,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from agentkernelarena.agents.base import AgentRun
 
 # Seconds between SIGTERM and SIGKILL at the deadline: enough for a CLI to flush its transcript.
 KILL_GRACE_S = 2.0
@@ -211,11 +207,3 @@ def run_process(argv: list[str], *, cwd: Path, env: dict[str, str], deadline: fl
             kill_tree(proc, grace_s=0.0 if proc.poll() is not None else KILL_GRACE_S)
     return ProcessResult(proc.returncode if not timed_out else None, timed_out,
                          time.monotonic() - started, stdout_path, stderr_path, stopped=stopped)
-
-
-def launch_plain(command: Command, run: AgentRun) -> ProcessResult:
-    """Run a command with no sandbox: the workspace as cwd, the run's environment added."""
-    return run_process(command.argv, cwd=run.workspace,
-                       env=agent_env({**run.env, **command.env}), deadline=run.deadline,
-                       stdout_path=run.out_dir / command.transcript_name,
-                       stderr_path=run.out_dir / "stderr.log", watch=command.watch)
