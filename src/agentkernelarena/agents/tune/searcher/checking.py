@@ -34,6 +34,7 @@ class CheckResult:
     configs: list[dict[str, Any]] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     error: str | None = None
+    timed_out: bool = False
     wall_s: float = 0.0
     tail: str = ""
 
@@ -86,7 +87,7 @@ def run_check(argv: list[str], cwd: Path, timeout: float) -> CheckResult:
         done = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
                               text=True, errors="replace", timeout=max(1.0, timeout))
     except subprocess.TimeoutExpired:
-        return CheckResult(error=f"the check ran past {timeout:.0f} s",
+        return CheckResult(error=f"the check ran past {timeout:.0f} s", timed_out=True,
                            wall_s=round(time.monotonic() - started, 3))
     except OSError as exc:
         return CheckResult(error=f"cannot run {' '.join(argv)}: {exc}",

@@ -98,19 +98,19 @@ def _changed(params: list[Param], values: Values) -> dict[str, list[int | None]]
 
 
 def _measure(state: State, values: Values, label: str) -> CheckResult | None:
-    state.checks += 1
-    entry: dict[str, Any] = {"n": state.checks, "label": label,
-                             "changed": _changed(state.params, values)}
+    changed = _changed(state.params, values)
     try:
         state.write(values)
-    except RewriteError as exc:
-        state.emit("check", **entry, refused=str(exc))
+    except RewriteError as exc:  # not measured, not counted
+        state.emit("refused", label=label, changed=changed, why=str(exc))
         return None
+    state.checks += 1
+    entry: dict[str, Any] = {"n": state.checks, "label": label, "changed": changed}
     result = run_check(state.options.check, state.options.workspace, state.time_left())
     state.slowest_s = max(state.slowest_s, result.wall_s)
     fields = {k: v for k, v in result.to_json().items() if k != "tail" or not result.ok}
     state.emit("check", **entry, **fields)
-    if result.error and "ran past" in result.error:
+    if result.timed_out:
         state.stop_reason = "time limit: a check ran past the time left"
     return result
 
@@ -121,7 +121,8 @@ def _search(state: State) -> None:
     first = _measure(state, state.best, "shipped")
     if first is None or not first.ok:
         why = (first.error or f"verdict {first.verdict}") if first else "not measurable"
-        state.stop_reason = f"the shipped version does not pass the check ({why})"
+        state.stop_reason = (state.stop_reason
+                             or f"the shipped version does not pass the check ({why})")
         return
     state.best_score = first.speedup
     other = GPU if first.platform == "cpu" else CPU
