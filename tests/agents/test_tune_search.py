@@ -157,7 +157,9 @@ def test_nothing_tunable_runs_no_check_and_changes_nothing(make_workspace, tmp_p
     ws = make_workspace()
     plain = "import torch\n\n\ndef forward(x):\n    return x.clone()\n"
     (ws / "kernel.py").write_text(plain)
+    before = (ws / "kernel.py").stat().st_mtime_ns
     summary = loop.run(_options(ws, check=["false"]))
+    assert (ws / "kernel.py").stat().st_mtime_ns == before  # not even rewritten
     assert summary["checks"] == 0 and summary["tunable"] == 0 and summary["kept"] == "shipped"
     assert summary["message"].startswith("nothing tunable")
     assert (ws / "kernel.py").read_text() == plain

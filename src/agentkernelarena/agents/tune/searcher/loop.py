@@ -79,7 +79,9 @@ class State:
         for rel, source in self.sources.items():
             mine = [p for p in self.params if p.file == rel]
             out[rel] = rewrite(source, mine, values) if mine else source  # type: ignore[arg-type]
-            (self.options.workspace / rel).write_bytes(out[rel].encode())
+            path = self.options.workspace / rel
+            if path.read_bytes() != out[rel].encode():  # a file with nothing to change: untouched
+                path.write_bytes(out[rel].encode())
         return out
 
 
