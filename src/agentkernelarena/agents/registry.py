@@ -31,6 +31,7 @@ _BUILTIN_MODULES = (
     "agentkernelarena.agents.noop",
     "agentkernelarena.agents.oracle",
     "agentkernelarena.agents.command",
+    "agentkernelarena.agents.tune",
     "agentkernelarena.agents.geak",
     "agentkernelarena.agents.claude_code",
     "agentkernelarena.agents.codex",

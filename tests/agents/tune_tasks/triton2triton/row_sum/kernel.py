@@ -1,0 +1,21 @@
+"""out[i] = sum_j x[i, j], one program per row, the whole row in one block (needs BLOCK >= N)."""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _row_sum_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * N + cols, mask=cols < N, other=0.0)
+    tl.store(out_ptr + row, tl.sum(x, axis=0))
+
+
+def forward(x: torch.Tensor) -> torch.Tensor:
+    M, N = x.shape
+    out = torch.empty((M,), device=x.device, dtype=x.dtype)
+    BLOCK = 1024
+    _row_sum_kernel[(M,)](x, out, N, BLOCK=BLOCK)
+    return out
