@@ -12,13 +12,17 @@ run_dir_argument = click.argument("run_dir", type=click.Path(file_okay=False, pa
 
 @click.command("report")
 @run_dir_argument
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "md"]),
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "md", "html"]),
               default="table", show_default=True,
-              help="json: {summary, trials, missing}; csv: one row per trial.")
+              help="json: {summary, trials, missing}; csv: one row per trial; html: one "
+                   "self-contained file with plots and every trial.")
 @click.option("--trials", "with_trials", is_flag=True, help="table: also list every trial.")
-@click.option("--output", "output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to this file instead of printing.")
-def report_command(run_dir: Path, fmt: str, with_trials: bool, output: Path | None) -> None:
+@click.option("--transcript-kb", type=click.IntRange(min=1), default=24, show_default=True,
+              help="html: at most this much of each transcript (its head and tail).")
+def report_command(run_dir: Path, fmt: str, with_trials: bool, output: Path | None,
+                   transcript_kb: int) -> None:
     """Summarize a run folder: finished, interrupted or still running.
 
     Rates count every finished trial (failures included); speedup means are over correct
@@ -27,7 +31,13 @@ def report_command(run_dir: Path, fmt: str, with_trials: bool, output: Path | No
     from agentkernelarena.report import build_report, load_run
     from agentkernelarena.report.render import print_tables, to_csv, to_markdown
 
-    report = build_report(load_run(run_dir))
+    run = load_run(run_dir)
+    if fmt == "html":
+        from agentkernelarena.report.html import report_html
+
+        _emit(report_html(run, transcript_limit=transcript_kb * 1000), output)
+        return
+    report = build_report(run)
     if fmt == "table" and output is None:
         print_tables(report, with_trials=with_trials)
         return
@@ -35,11 +45,7 @@ def report_command(run_dir: Path, fmt: str, with_trials: bool, output: Path | No
             "csv": lambda: to_csv(report),
             "md": lambda: to_markdown(report),
             "table": lambda: to_markdown(report)}[fmt]()
-    if output is not None:
-        output.write_text(text)
-        click.echo(f"wrote {output}", err=True)
-    else:
-        click.echo(text, nl=False)
+    _emit(text, output)
 
 
 @click.command("compare")
