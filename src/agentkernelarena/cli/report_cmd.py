@@ -93,3 +93,40 @@ def _emit(text: str, output: Path | None) -> None:
         click.echo(f"wrote {output}", err=True)
     else:
         click.echo(text, nl=False)
+
+
+@click.command("leaderboard")
+@click.argument("runs", nargs=-1, required=True,
+                type=click.Path(file_okay=False, path_type=Path))
+@click.option("--rank-by", type=click.Choice(["score", "correct", "speedup", "geomean", "fast1"]),
+              default="score", show_default=True,
+              help="score: mean score (the reference benchmark's order); speedup: its mean "
+                   "speedup over correct trials; geomean, fast1: ours.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "md", "html"]),
+              default="table", show_default=True)
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file instead of printing.")
+def leaderboard_command(runs: tuple[Path, ...], rank_by: str, fmt: str,
+                        output: Path | None) -> None:
+    """Rank agent configurations per category over one or more run folders."""
+    from agentkernelarena.report import load_run
+    from agentkernelarena.report.leaderboard import (
+        board_markdown,
+        board_tables,
+        leaderboard,
+        print_board,
+    )
+
+    board = leaderboard([load_run(path) for path in runs], rank_by=rank_by)
+    if fmt == "table" and output is None:
+        print_board(board)
+        return
+    if fmt == "html":
+        from agentkernelarena.report.html import leaderboard_html
+
+        text = leaderboard_html(board, board_tables(board))
+    elif fmt == "json":
+        text = json.dumps(board, indent=2, default=str) + "\n"
+    else:
+        text = board_markdown(board)
+    _emit(text, output)

@@ -105,14 +105,15 @@ def _by_task(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
 def _run_warnings(run_a: RunData, run_b: RunData, label_a: str, label_b: str,
                   rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]]) -> list[str]:
     warnings = []
-    for name, run in (("a", run_a), ("b", run_b)):
+    same = run_a.path.resolve() == run_b.path.resolve()
+    for name, run in ((("the run", run_a),) if same else (("run a", run_a), ("run b", run_b))):
         if run.missing:
-            warnings.append(f"run {name} has {len(run.missing)} unfinished trial(s)")
+            warnings.append(f"{name} has {len(run.missing)} unfinished trial(s)")
         if run.unreadable:
-            warnings.append(f"run {name} has {len(run.unreadable)} unreadable trial record(s): "
+            warnings.append(f"{name} has {len(run.unreadable)} unreadable trial record(s): "
                             f"{', '.join(run.unreadable[:5])}")
         if run.manifest.get("comparable") is False:
-            warnings.append(f"run {name} ran on {run.manifest.get('platform')}: its timings "
+            warnings.append(f"{name} ran on {run.manifest.get('platform')}: its timings "
                             "are not comparable")
     for name, label, rows in (("a", label_a, rows_a), ("b", label_b, rows_b)):
         unsandboxed = sum(bool(r["unsandboxed"]) for r in rows)

@@ -127,7 +127,8 @@ def report_html(run: RunData, transcript_limit: int = TRANSCRIPT_BYTES,
         agents=sorted({t["agent"] for t in trials}),
         verdicts=sorted({t["verdict"] or "-" for t in trials}),
         categories=sorted({t["category"] for t in trials}),
-        unsandboxed=unsandboxed_lines(summary, limit=None), missing=report["missing"],
+        unsandboxed=unsandboxed_lines(summary, limit=None),
+        missing=[m for m in report["missing"] if m["id"] not in run.unreadable],
         notes=summary["notes"], compare=_compare_context(comparison) if comparison else None)
 
 
