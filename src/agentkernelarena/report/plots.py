@@ -66,7 +66,7 @@ def per_task_speedups(trials: list[dict[str, Any]], agents: list[str]) -> Plot:
     for trial in trials:
         per.setdefault((trial["task"], trial["agent"]), []).append(trial)
     values = [s for t in trials if (s := _speed(t))]
-    chart = Chart(width=720, height=60 + 18 * len(tasks), title="speedup per task", left=230,
+    chart = Chart(width=720, height=78 + 18 * len(tasks), title="speedup per task", left=230,
                   top=30)
     x = Scale(*log_domain(values), chart.x0 + 12, chart.x1, log=True)
     chart.x_axis(x, "geometric-mean speedup of the correct attempts (log)", baseline=1.0)
@@ -107,7 +107,7 @@ def score_breakdown(summary: dict[str, Any]) -> Plot:
         speed_pts = max(m["score_mean"] - compile_pts - correct_pts, 0.0)
         parts.append((name, compile_pts, correct_pts, speed_pts, m["score_mean"]))
     top = max([p[4] for p in parts] + [1.0])
-    chart = Chart(width=720, height=60 + 22 * len(parts), title="score breakdown", left=230)
+    chart = Chart(width=720, height=78 + 22 * len(parts), title="score breakdown", left=230)
     x = Scale(0, top * 1.05, chart.x0, chart.x1)
     chart.x_axis(x, "mean score per trial")
     kinds = ("compile (20)", "correct (100)", "speed (100 x speedup)")
@@ -206,7 +206,7 @@ def compare_plot(result: dict[str, Any]) -> Plot:
     """B/A per paired task (log), coloured by the task's winner."""
     tasks = result["tasks"]
     ratios = [t["speedup_ratio"] for t in tasks if t["speedup_ratio"]]
-    chart = Chart(width=720, height=60 + 18 * len(tasks), title="B/A per task", left=230)
+    chart = Chart(width=720, height=78 + 18 * len(tasks), title="B/A per task", left=230)
     x = Scale(*log_domain(ratios), chart.x0 + 12, chart.x1, log=True)
     chart.x_axis(x, "speedup B/A (log; right of the dashed line: B faster)", baseline=1.0)
     fills = {"b": color(4), "a": color(2), "tie": color(9)}

@@ -10,7 +10,7 @@
   }
   function compare(a, b) {
     if (typeof a === typeof b) return a < b ? -1 : a > b ? 1 : 0;
-    return typeof a === "number" ? -1 : 1;  // numbers before text ("-")
+    return typeof a === "number" ? -1 : 1;  // numbers before text
   }
   document.querySelectorAll("table.sortable").forEach(function (table) {
     var heads = table.tHead ? table.tHead.rows[0].cells : [];
@@ -24,7 +24,10 @@
         var items = single ? Array.prototype.slice.call(groups[0].rows) : groups;
         items.sort(function (x, y) {
           var rx = single ? x : x.rows[0], ry = single ? y : y.rows[0];
-          var order = compare(cellValue(rx, index), cellValue(ry, index));
+          var vx = cellValue(rx, index), vy = cellValue(ry, index);
+          var ex = vx === "" || vx === "-", ey = vy === "" || vy === "-";
+          if (ex || ey) return ex === ey ? 0 : ex ? 1 : -1;  // no value: last, either way
+          var order = compare(vx, vy);
           return ascending ? order : -order;
         });
         var parent = single ? groups[0] : table;
