@@ -156,3 +156,20 @@ def test_score_mean_says_it_is_over_paired_tasks(tmp_path: Path, aka):
         assert code == 0 and marker in out, fmt
     code, out, _ = aka("compare", str(run_a), str(run_b), "--format", "json")
     assert json.loads(out)["summary"]["only_a"] == ["t2t/only_a"]
+
+
+def test_no_paired_tasks_and_no_correct_trials(tmp_path: Path, aka):
+    run_a = make_run(tmp_path / "a", [trial("t/a", "ok", 1.0)])
+    run_b = make_run(tmp_path / "b", [trial("t/b", "ok", 1.0)])
+    result = compare_runs(load_run(run_a), load_run(run_b))
+    assert result["summary"]["paired_tasks"] == 0 and result["tasks"] == []
+    assert all(m["a"] is None and m["verdict"] == TOO_FEW for m in result["metrics"])
+    for fmt in ("table", "md", "html", "json"):
+        assert aka("compare", str(run_a), str(run_b), "--format", fmt)[0] == 0
+    wrong_a = make_run(tmp_path / "c", [trial(t, "incorrect") for t in TASKS])
+    wrong_b = make_run(tmp_path / "d", [trial(t, "incorrect") for t in TASKS[:3]]
+                       + [trial(t, "ok", 2.0) for t in TASKS[3:]])
+    verdicts = _verdicts(compare_runs(load_run(wrong_a), load_run(wrong_a)))
+    assert verdicts["correct_rate"] == SAME and verdicts["speedup_ratio"] == TOO_FEW
+    verdicts = _verdicts(compare_runs(load_run(wrong_a), load_run(wrong_b)))
+    assert verdicts["correct_rate"] == BETTER and verdicts["speedup_ratio"] == TOO_FEW

@@ -128,9 +128,11 @@ def paired_bootstrap(pairs: list[tuple[list[dict[str, Any]], list[dict[str, Any]
         ratio_delta = _nanmean(ratio_reps[draw, column], axis=1)  # (R, 2)
     out = []
     for index, (key, label) in enumerate(RATE_METRICS):
-        a, b = float(rate_a[:, index].mean()), float(rate_b[:, index].mean())
+        a = float(rate_a[:, index].mean()) if n_tasks else None
+        b = float(rate_b[:, index].mean()) if n_tasks else None
         entry = {"metric": key, "label": label, "kind": "difference", "n_tasks": n_tasks,
-                 "a": a, "b": b, "delta": b - a, "ci95": None, "verdict": TOO_FEW,
+                 "a": a, "b": b, "delta": b - a if a is not None and b is not None else None,
+                 "ci95": None, "verdict": TOO_FEW,
                  "over": f"{n_tasks} paired tasks, all trials"}
         if enough:
             low, high = np.percentile(rate_delta[:, index], [2.5, 97.5])
