@@ -79,6 +79,7 @@ def _iteration(entry: dict[str, Any], trial_dir: Path, limit: int) -> dict[str, 
         "transcript_name": name,
         "transcript": transcript,
         "stderr": read_text(folder / "stderr.log", trial_dir, limit // 4),
+        "prompt": read_text(folder / "prompt.md", trial_dir, limit // 2),
     }
 
 
