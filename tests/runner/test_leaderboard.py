@@ -86,3 +86,12 @@ def test_leaderboard_formats(tmp_path: Path, aka):
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
     code, _, err = aka("leaderboard", str(tmp_path))
     assert code == 2 and "not a run folder" in err
+
+
+def test_two_labels_with_the_same_settings_stay_apart(tmp_path: Path):
+    run = make_run(tmp_path / "r", [trial("t/x", "ok", 1.0, agent="first"),
+                                    trial("t/x", "ok", 1.2, agent="second")],
+                   agents=("first", "second"))
+    entries = leaderboard([load_run(run)])["categories"]["all"]
+    assert [(e["label"], e["metrics"]["trials"]) for e in entries] == [("second", 1),
+                                                                       ("first", 1)]

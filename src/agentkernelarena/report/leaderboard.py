@@ -1,13 +1,13 @@
 """`aka leaderboard RUN...`: agent configurations ranked per category.
 
-An agent configuration is an agent with its settings (name and args); the same configuration in
-several runs (one run per suite, say) is one entry with all its trials. Per category, and over
-all categories, each entry gets the reference benchmark's metrics (compile and correctness
-rates, mean speedup, mean score) and ours (geometric-mean speedup, fast_p, held-out
-correctness), computed by report/metrics.py with its rules (every finished trial in every rate;
-speedup means over correct trials). Entries are ranked by mean score (the reference's
-ordering), then correct rate, then geometric-mean speedup. A category where entries ran
-different tasks gets a warning: their numbers are not over the same tasks.
+An agent configuration is a labelled agent with its settings (label, name and args); the same
+configuration in several runs (one run per suite, say) is one entry with all its trials. Per
+category, and over all categories, each entry gets the reference benchmark's metrics (compile
+and correctness rates, mean speedup, mean score) and ours (geometric-mean speedup, fast_p,
+held-out correctness), computed by report/metrics.py with its rules (every finished trial in
+every rate; speedup means over correct trials). Entries are ranked by mean score (the
+reference's ordering), then correct rate, then geometric-mean speedup. A category where entries
+ran different tasks gets a warning: their numbers are not over the same tasks.
 """
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ TIE_BREAK = ("score_mean", "correct_rate", "speedup_geomean")
 
 
 def _config_key(record: dict[str, Any]) -> str:
-    return json.dumps([record.get("agent"), record.get("agent_args") or {}], sort_keys=True,
-                      default=str)
+    """Label, agent and settings: one label with one configuration across runs is one entry;
+    two labels are two entries even with the same settings (a noise measurement, say)."""
+    return json.dumps([record.get("agent_label") or record.get("agent"), record.get("agent"),
+                       record.get("agent_args") or {}], sort_keys=True, default=str)
 
 
 def _value(metrics: dict[str, Any], key: str) -> float:
