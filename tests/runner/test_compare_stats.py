@@ -173,3 +173,23 @@ def test_no_paired_tasks_and_no_correct_trials(tmp_path: Path, aka):
     assert verdicts["correct_rate"] == SAME and verdicts["speedup_ratio"] == TOO_FEW
     verdicts = _verdicts(compare_runs(load_run(wrong_a), load_run(wrong_b)))
     assert verdicts["correct_rate"] == BETTER and verdicts["speedup_ratio"] == TOO_FEW
+
+
+def test_compare_fits_a_narrow_terminal(tmp_path: Path, monkeypatch, capsys):
+    """At 80 columns: one line per metric and task, no cell cut to an ellipsis."""
+    from rich.console import Console
+
+    import agentkernelarena.report.compare_render as render
+
+    run_a, run_b = _run(tmp_path / "a", 1.0), _run(tmp_path / "b", 1.6)
+    result = compare_runs(load_run(run_a), load_run(run_b))
+    monkeypatch.setattr(render, "console", lambda: Console(width=80))
+    render.print_compare(result)
+    narrow = capsys.readouterr().out
+    assert "…" not in narrow and "speedup B/A (geomean, correct trials): better;" in narrow
+    assert f"{TASKS[0]}: A 3/3 ok (ok 3), A speedup 1.000x" in narrow
+    assert max(len(line) for line in narrow.splitlines()) <= 80
+    monkeypatch.setattr(render, "console", lambda: Console(width=200))
+    render.print_compare(result)
+    wide = capsys.readouterr().out
+    assert "┃ metric" in wide and "…" not in wide

@@ -73,6 +73,44 @@ def headline(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _fits(rows: Rows, width: int) -> bool:
+    """Whether a table of these rows fits `width` columns without wrapping a cell (rich's
+    borders and padding take 3 columns per cell)."""
+    headers, body = rows
+    widths = [max(len(str(r[i])) for r in [headers, *body]) for i in range(len(headers))]
+    return sum(widths) + 3 * len(widths) + 1 <= width
+
+
+def _lines(rows: Rows, title: str) -> list[str]:
+    """A table as one line per row ("header value, ..."), for terminals too narrow for it: the
+    terminal wraps the line at spaces, never inside a number."""
+    headers, body = rows
+    return [f"{title}:"] + [f"  {row[0]}: " + ", ".join(f"{h} {c}" for h, c in
+                                                       zip(headers[1:], row[1:], strict=True))
+                            for row in body]
+
+
+def metric_lines(result: dict[str, Any]) -> list[str]:
+    """The verdicts, one line per metric, verdict first (the narrow-terminal layout)."""
+    lines = ["verdicts (B against A):"]
+    for m in result["metrics"]:
+        ci = m["ci95"]
+        interval = "" if ci is None else f" (95% CI {_delta(m, ci[0])} .. {_delta(m, ci[1])})"
+        change = "B/A" if m["kind"] == "ratio" else "B-A"
+        lines.append(f"  {m['label']}: {m['verdict']}; A {_value(m, m['a'])}, B "
+                     f"{_value(m, m['b'])}, {change} {_delta(m, m['delta'])}{interval}; over "
+                     f"{m['over']}")
+    return lines
+
+
+def _print_rows(out: Any, rows: Rows, title: str, lines: list[str] | None = None) -> None:
+    if _fits(rows, out.width):
+        out.print(rich_table(rows, title))
+    else:
+        for line in lines or _lines(rows, title):
+            out.print(line, markup=False, highlight=False)
+
+
 def print_compare(result: dict[str, Any]) -> None:
     out = console()
     s = result["summary"]
@@ -80,11 +118,12 @@ def print_compare(result: dict[str, Any]) -> None:
         out.print(line, markup=False, highlight=False)
     for warning in s["warnings"]:
         out.print(f"warning: {warning}", style="bold yellow", markup=False, highlight=False)
-    out.print(rich_table(metric_rows(result), "verdicts (B against A)"))
+    _print_rows(out, metric_rows(result), "verdicts (B against A)", metric_lines(result))
     for key, title in (("improved", "B improved most"), ("regressed", "B regressed most")):
         if result[key]:
-            out.print(rich_table(mover_rows(result[key]), title))
-    out.print(rich_table(task_rows(result), "per task"))
+            _print_rows(out, mover_rows(result[key]), title)
+    if result["tasks"]:
+        _print_rows(out, task_rows(result), "per task")
     if s["warnings"]:
         out.print(f"{len(s['warnings'])} warning(s) above", style="yellow", markup=False)
     out.print(s["method"], style="dim", markup=False, highlight=False)
