@@ -95,3 +95,19 @@ def test_two_labels_with_the_same_settings_stay_apart(tmp_path: Path):
     entries = leaderboard([load_run(run)])["categories"]["all"]
     assert [(e["label"], e["metrics"]["trials"]) for e in entries] == [("second", 1),
                                                                        ("first", 1)]
+
+
+def test_leaderboard_fits_a_narrow_terminal(tmp_path: Path, monkeypatch, capsys):
+    from rich.console import Console
+
+    import agentkernelarena.report.render as render
+    from agentkernelarena.report.leaderboard import print_board
+
+    board = leaderboard([load_run(p) for p in _runs(tmp_path)])
+    monkeypatch.setattr(render, "console", lambda: Console(width=80))
+    print_board(board)
+    out = capsys.readouterr().out
+    assert "…" not in out and "  1: agent fast, config noop model=m1, tasks 2" in out
+    monkeypatch.setattr(render, "console", lambda: Console(width=220))
+    print_board(board)
+    assert "┃ rank ┃ agent" in capsys.readouterr().out

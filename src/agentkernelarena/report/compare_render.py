@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from agentkernelarena.cli.render import fmt_speedup
-from agentkernelarena.report.render import Rows, console, markdown_table, rich_table
+from agentkernelarena.report.render import Rows, console, markdown_table
+from agentkernelarena.report.textfit import print_rows
 
 
 def _value(entry: dict[str, Any], value: float | None) -> str:
@@ -73,23 +74,6 @@ def headline(result: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _fits(rows: Rows, width: int) -> bool:
-    """Whether a table of these rows fits `width` columns without wrapping a cell (rich's
-    borders and padding take 3 columns per cell)."""
-    headers, body = rows
-    widths = [max(len(str(r[i])) for r in [headers, *body]) for i in range(len(headers))]
-    return sum(widths) + 3 * len(widths) + 1 <= width
-
-
-def _lines(rows: Rows, title: str) -> list[str]:
-    """A table as one line per row ("header value, ..."), for terminals too narrow for it: the
-    terminal wraps the line at spaces, never inside a number."""
-    headers, body = rows
-    return [f"{title}:"] + [f"  {row[0]}: " + ", ".join(f"{h} {c}" for h, c in
-                                                       zip(headers[1:], row[1:], strict=True))
-                            for row in body]
-
-
 def metric_lines(result: dict[str, Any]) -> list[str]:
     """The verdicts, one line per metric, verdict first (the narrow-terminal layout)."""
     lines = ["verdicts (B against A):"]
@@ -103,14 +87,6 @@ def metric_lines(result: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _print_rows(out: Any, rows: Rows, title: str, lines: list[str] | None = None) -> None:
-    if _fits(rows, out.width):
-        out.print(rich_table(rows, title))
-    else:
-        for line in lines or _lines(rows, title):
-            out.print(line, markup=False, highlight=False)
-
-
 def print_compare(result: dict[str, Any]) -> None:
     out = console()
     s = result["summary"]
@@ -118,12 +94,12 @@ def print_compare(result: dict[str, Any]) -> None:
         out.print(line, markup=False, highlight=False)
     for warning in s["warnings"]:
         out.print(f"warning: {warning}", style="bold yellow", markup=False, highlight=False)
-    _print_rows(out, metric_rows(result), "verdicts (B against A)", metric_lines(result))
+    print_rows(out, metric_rows(result), "verdicts (B against A)", metric_lines(result))
     for key, title in (("improved", "B improved most"), ("regressed", "B regressed most")):
         if result[key]:
-            _print_rows(out, mover_rows(result[key]), title)
+            print_rows(out, mover_rows(result[key]), title)
     if result["tasks"]:
-        _print_rows(out, task_rows(result), "per task")
+        print_rows(out, task_rows(result), "per task")
     if s["warnings"]:
         out.print(f"{len(s['warnings'])} warning(s) above", style="yellow", markup=False)
     out.print(s["method"], style="dim", markup=False, highlight=False)

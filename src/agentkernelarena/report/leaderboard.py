@@ -153,11 +153,12 @@ def board_markdown(board: dict[str, Any]) -> str:
 
 
 def print_board(board: dict[str, Any]) -> None:
-    from agentkernelarena.report.render import console, rich_table
+    from agentkernelarena.report.render import console
+    from agentkernelarena.report.textfit import print_rows
 
     out = console()
     out.print(board["ranking"], markup=False, highlight=False)
     for warning in board["warnings"]:
         out.print(f"warning: {warning}", style="yellow", markup=False, highlight=False)
     for table in board_tables(board):
-        out.print(rich_table(table["rows"], table["category"]))
+        print_rows(out, table["rows"], table["category"])
