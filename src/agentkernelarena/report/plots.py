@@ -187,7 +187,7 @@ def effort_vs_speedup(trials: list[dict[str, Any]], agents: list[str]) -> Plot:
             chart.dot(x(trial[key]), y(speed), color(where(trial["agent"])),
                       f"{tip}, {speed:.3f}x")
     chart.legend(agents)
-    return {"id": "plot-effort", "title": f"{axis.capitalize()} against speedup",
+    return {"id": "plot-effort", "title": f"{axis[0].upper()}{axis[1:]} against speedup",
             "caption": f"One dot per trial with a recorded {axis.split(' (')[0]}; hollow grey "
                        "along the bottom: not correct.", "svg": chart.svg()}
 
