@@ -138,3 +138,21 @@ def test_html_of_a_real_run(finished_run: Path, aka):
     assert code == 0 and "triton2triton/scale_add" in out
     assert all(f'id="{p}"' in out for p in PLOTS)
     assert "<strong>iteration 1</strong>" in out and "no transcript recorded" in out
+
+
+def test_hostile_names_are_escaped_in_plots_and_tables(tmp_path: Path):
+    name = 't2t/<img src=x onerror="alert(1)">'
+    record = trial(name, "ok", 1.5, agent="A", held=(True, 1.2, "both_pass"))
+    record["evaluation"]["reasons"] = ["</pre><script>alert(2)</script>"]
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "manifest.json").write_text(json.dumps({
+        "kind": "aka-run", "label": "<b>label</b>", "platform": "cuda",
+        "identity": {"agents": [{"name": "noop", "label": "A"}]},
+        "plan": [{"id": "A__x__0", "agent": "A", "task": name, "attempt": 0}]}))
+    (run / "trials" / "A__x__0").mkdir(parents=True)
+    (run / "trials" / "A__x__0" / "trial.json").write_text(json.dumps(record))
+    html = report_html(load_run(run))
+    assert "<img src=x" not in html and "<script>alert(2)" not in html and "<b>label" not in html
+    assert "&lt;img src=x onerror=&#34;alert(1)&#34;&gt;" in html  # in the table and tooltips
+    assert html.count("&lt;img src=x") >= 3  # the table, the per-task plot, the dots' titles
