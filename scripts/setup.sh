@@ -49,6 +49,17 @@ if [ $dev = 1 ]; then
   if [ "${AKA_SKIP_HIP:-0}" != 1 ] && [ -x scripts/install-hip-toolchain.sh ]; then
     scripts/install-hip-toolchain.sh || echo "setup: HIP toolchain not installed; HIP compile tests will be skipped"
   fi
+  # Headless Chromium for the HTML report's browser test (tests/runner/test_report_browser.py;
+  # skipped without it). Debian's package; AKA_SKIP_CHROMIUM=1 leaves it out.
+  if [ "${AKA_SKIP_CHROMIUM:-0}" != 1 ] && ! command -v chromium >/dev/null && command -v apt-get >/dev/null; then
+    as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo -n "$@"; else return 1; fi; }
+    if as_root apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1 ||
+        { as_root apt-get update -q >/dev/null 2>&1 && as_root apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1; }; then
+      echo "setup: installed chromium (the HTML report's browser test)"
+    else
+      echo "setup: chromium not installed; the HTML report's browser test will be skipped"
+    fi
+  fi
   # The agent programs of the end-to-end agent tests (pinned), and bubblewrap for the sandbox.
   if [ -x scripts/install-agent-clis.sh ]; then
     VENV="$VENV" scripts/install-agent-clis.sh || echo "setup: agent CLIs not installed; their end-to-end tests will be skipped"

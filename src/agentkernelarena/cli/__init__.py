@@ -11,7 +11,7 @@ from agentkernelarena.cli.agents_cmd import agents
 from agentkernelarena.cli.demo_cmd import demo
 from agentkernelarena.cli.eval_cmd import eval_command
 from agentkernelarena.cli.heldout_cmd import heldout_command
-from agentkernelarena.cli.report_cmd import compare_command, report_command
+from agentkernelarena.cli.report_cmd import compare_command, leaderboard_command, report_command
 from agentkernelarena.cli.run_cmd import run_command
 from agentkernelarena.cli.tasks_cmd import tasks
 from agentkernelarena.errors import AkaError
@@ -30,6 +30,7 @@ cli.add_command(agents)
 cli.add_command(run_command)
 cli.add_command(report_command)
 cli.add_command(compare_command)
+cli.add_command(leaderboard_command)
 cli.add_command(heldout_command)
 
 
