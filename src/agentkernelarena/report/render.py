@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from agentkernelarena.cli.render import fmt_speedup
+from agentkernelarena.feedback import fmt_speedup
 
 Rows = tuple[list[str], list[list[str]]]
 

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from agentkernelarena.cli.render import fmt_speedup
+from agentkernelarena.feedback import fmt_speedup
 
 LOG_NAME = "run.log"
 log = logging.getLogger("agentkernelarena.runner.run")

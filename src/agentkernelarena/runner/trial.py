@@ -40,10 +40,10 @@ from agentkernelarena.agents.base import (
 )
 from agentkernelarena.agents.prompts import PROMPTS, build_prompt
 from agentkernelarena.agents.registry import AgentSpec
-from agentkernelarena.cli.render import feedback
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
 from agentkernelarena.evaluate.evaldir import missing_editable
+from agentkernelarena.feedback import feedback
 from agentkernelarena.platforms import get_platform
 from agentkernelarena.runner.config import SANDBOX_ALIASES, SANDBOX_MODES
 from agentkernelarena.runner.plan import no_sandbox_error
