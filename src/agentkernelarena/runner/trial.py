@@ -46,7 +46,7 @@ from agentkernelarena.evaluate.evaldir import missing_editable
 from agentkernelarena.feedback import feedback
 from agentkernelarena.platforms import get_platform
 from agentkernelarena.runner.config import SANDBOX_ALIASES, SANDBOX_MODES
-from agentkernelarena.runner.plan import no_sandbox_error
+from agentkernelarena.runner.preflight import no_sandbox_error
 from agentkernelarena.runner.record import (
     missing_result,
     usage_totals,
