@@ -23,19 +23,26 @@ def _words(text: str) -> int:
     return max((len(w) for w in text.split()), default=0)
 
 
-def width_of(rows: Rows, whole_cells: bool) -> int:
-    """The table's width with every cell on one line (`whole_cells`), or at its narrowest
-    (every cell wrapped between words)."""
+# Layouts, most readable first: everything on one line; headers wrapped between words; cells
+# wrapped between words too. A number is one word, so none of them cuts one.
+WHOLE, HEADERS_WRAP, CELLS_WRAP = 0, 1, 2
+
+
+def column_widths(rows: Rows, layout: int) -> list[int]:
     headers, body = rows
-    total = 1
+    widths = []
     for index, header in enumerate(headers):
         cells = [row[index] for row in body]
-        if whole_cells:
-            need = max([_words(header), *(len(c) for c in cells)])
-        else:
-            need = max([_words(header), *(_words(c) for c in cells)])
-        total += need + BORDER
-    return total
+        head = len(header) if layout == WHOLE else _words(header)
+        cell = max([_words(c) if layout == CELLS_WRAP else len(c) for c in cells], default=0)
+        widths.append(max(head, cell, 1))
+    return widths
+
+
+def width_of(rows: Rows, layout: int = WHOLE) -> int:
+    """The table's width on the screen in `layout`."""
+    widths = column_widths(rows, layout)
+    return sum(widths) + BORDER * len(widths) + 1
 
 
 def drop_columns(rows: Rows, names: Sequence[str]) -> Rows:
@@ -44,22 +51,18 @@ def drop_columns(rows: Rows, names: Sequence[str]) -> Rows:
     return [headers[i] for i in keep], [[row[i] for i in keep] for row in body]
 
 
-def fit(rows: Rows, width: int, drop_order: Sequence[str]) -> tuple[Rows, list[str]]:
-    """The columns that fit in `width` (left out first: the first of `drop_order`), and the
-    headers left out. Whole cells are preferred; else the narrowest layout that still keeps
-    every word whole."""
-    headers = rows[0]
-    order = [h for h in drop_order if h in headers]
-    for whole in (True, False):
-        dropped: list[str] = []
-        current = rows
-        for name in [None, *order]:
-            if name is not None:
-                dropped.append(name)
-                current = drop_columns(rows, dropped)
-            if width_of(current, whole) <= width:
-                return current, dropped
-    return drop_columns(rows, order), order
+def fit(rows: Rows, width: int, drop_order: Sequence[str]) -> tuple[Rows, list[str], int]:
+    """The columns that fit in `width`, the headers left out (first: the first of
+    `drop_order`) and the layout. Headers wrap before a column is left out; cells wrap only
+    when even the essential columns do not fit otherwise. Layout -1: nothing fits."""
+    order = [h for h in drop_order if h in rows[0]]
+    for layouts in ((WHOLE, HEADERS_WRAP), (CELLS_WRAP,)):
+        for count in range(len(order) + 1):
+            current = drop_columns(rows, order[:count])
+            for layout in layouts:
+                if width_of(current, layout) <= width:
+                    return current, order[:count], layout
+    return drop_columns(rows, order), order, -1
 
 
 def as_list(rows: Rows, title: str) -> Text:
@@ -75,16 +78,17 @@ def as_list(rows: Rows, title: str) -> Text:
 def fitted_table(rows: Rows, title: str, console: Console, drop_order: Sequence[str] = (),
                  left: int = 2) -> tuple[RenderableType, list[str]]:
     """A rich table (or list) of `rows` that fits `console`'s width, and the columns left out.
-    The first `left` columns are left-aligned text, the rest right-aligned figures."""
-    width = console.width
-    fitted, dropped = fit(rows, width, drop_order)
-    if width_of(fitted, whole_cells=False) > width:
+    The first `left` columns are left-aligned text, the rest right-aligned figures. Column
+    widths are set here, so rich never has to squeeze (and cut) a cell."""
+    fitted, dropped, layout = fit(rows, console.width, drop_order)
+    if layout < 0:
         return as_list(rows, title), []
     headers, body = fitted
     table = Table(title=title, title_justify="left")
-    for index, header in enumerate(headers):
+    for index, (header, size) in enumerate(zip(headers, column_widths(fitted, layout),
+                                               strict=True)):
         table.add_column(header, justify="left" if index < left else "right",
-                         overflow="fold")
+                         width=size, overflow="fold")
     for row in body:
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))  # cells are text, never markup
     return table, dropped
