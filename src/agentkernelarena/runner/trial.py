@@ -193,7 +193,8 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
         raise AkaError("max_iterations must be at least 1")
     _sandbox_mode(agent, options)  # an unknown mode, or no sandbox: before the trial exists
     trial_dir = Path(trial_dir).resolve()
-    workspace = materialize(task, trial_dir / "workspace")
+    platform_name = get_platform(options.platform).name
+    workspace = materialize(task, trial_dir / "workspace", platform_name)
     time_limit = options.time_limit_s or task.timeouts.get("agent", 3600.0)
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     started = time.monotonic()
@@ -223,7 +224,7 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
                                   workspace=workspace, time_left_s=left,
                                   previous_feedback=previous[0] if previous else None,
                                   previous_verdict=previous[1] if previous else None,
-                                  prompt_dir=options.prompt_dir)
+                                  prompt_dir=options.prompt_dir, platform=platform_name)
             (out_dir / "prompt.md").write_text(prompt)
             run = AgentRun(task=task, workspace=workspace, prompt=prompt, out_dir=out_dir,
                            deadline=deadline, iteration=index, max_iterations=iterations_max,
