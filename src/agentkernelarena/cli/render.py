@@ -7,33 +7,33 @@ import sys
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
 from agentkernelarena.feedback import eval_summary, feedback, fmt_ms, fmt_speedup
+from agentkernelarena.report.fit import Rows
 
-__all__ = ["eval_summary", "feedback", "fmt_ms", "fmt_speedup", "print_table",
-           "results_table"]
+__all__ = ["eval_summary", "feedback", "fmt_ms", "fmt_speedup", "print_results",
+           "results_rows"]
 
 
-def results_table(rows: list[dict[str, Any]], title: str) -> Table:
-    table = Table(title=title)
-    for column in ("task", "version", "verdict", "correct", "speedup", "held-out",
-                   "score", "wall"):
-        table.add_column(column, justify="right" if column in ("speedup", "score", "wall")
-                         else "left")
+def results_rows(rows: list[dict[str, Any]]) -> Rows:
+    """`aka demo`'s evaluation results as table rows (strings)."""
+    headers = ["task", "version", "verdict", "correct", "speedup", "held-out", "score", "wall"]
+    body = []
     for row in rows:
         held = row.get("held_out") or {}
         held_text = "-" if not held.get("evaluated") else (
             f"{'ok' if held['correct'] else 'fail'} {fmt_speedup(held.get('speedup'))}")
-        colour = {"ok": "green", "incorrect": "red", "compile_error": "red",
-                  "rejected": "magenta"}.get(row["verdict"], "yellow")
-        table.add_row(row["task"], row.get("version", ""), f"[{colour}]{row['verdict']}[/]",
-                      str(row["correct"]), fmt_speedup(row.get("speedup")), held_text,
-                      f"{row['score']:.1f}", f"{row['wall_s']:.1f}s")
-    return table
+        body.append([row["task"], row.get("version", ""), row["verdict"], str(row["correct"]),
+                     fmt_speedup(row.get("speedup")), held_text, f"{row['score']:.1f}",
+                     f"{row['wall_s']:.1f}s"])
+    return headers, body
 
 
-def print_table(table: Table) -> None:
-    # Piped output (CI logs, files) gets a wide table instead of rich's 80-column default,
-    # which would wrap task ids over several lines.
-    Console(width=None if sys.stdout.isatty() else 160).print(table)
+def print_results(rows: list[dict[str, Any]], title: str, console: Console | None = None
+                  ) -> None:
+    """The results as a table that fits the terminal (report/fit.py: no number cut); piped
+    output (CI logs, files) gets a wide one."""
+    from agentkernelarena.report.render import print_fitted
+
+    console = console or Console(width=None if sys.stdout.isatty() else 160)
+    print_fitted(console, results_rows(rows), title, ("version", "wall", "held-out"))

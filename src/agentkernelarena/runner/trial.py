@@ -193,7 +193,8 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
         raise AkaError("max_iterations must be at least 1")
     _sandbox_mode(agent, options)  # an unknown mode, or no sandbox: before the trial exists
     trial_dir = Path(trial_dir).resolve()
-    platform_name = get_platform(options.platform).name
+    # For the prompt's and task card's platform note (the evaluation checks the platform).
+    platform_name = options.platform or get_platform(None).name
     workspace = materialize(task, trial_dir / "workspace", platform_name)
     time_limit = options.time_limit_s or task.timeouts.get("agent", 3600.0)
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
