@@ -163,7 +163,7 @@ class RunProgress:
     def _fit(self, head: str, tails: list[str]) -> str:
         """`head` plus as many of `tails` as fit the terminal's width on a live display (a
         line that wraps mid-way breaks the bar); everything in plain mode (logs, pipes)."""
-        if self._progress is None:
+        if not self.live:
             return head + "".join(tails)
         width = self._console.width
         for tail in tails:
