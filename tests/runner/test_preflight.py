@@ -93,3 +93,16 @@ def test_single_problem_stays_one_line():
         assert not isinstance(exc, ManyProblems) and "\n" not in exc.message
     else:
         raise AssertionError("no error")
+
+
+def test_command_path_outside_the_sandbox_warns_up_front(aka, tmp_path: Path):
+    args = (*BASE, "--agent", "command", "--agent-arg", "cmd=/opt/nowhere/optimize.sh --fast",
+            "--tasks", TASK, "--out", str(tmp_path / "o"), "--dry-run")
+    code, _, stderr = aka(*args)
+    assert code == 0, stderr
+    assert "its command names /opt/nowhere/optimize.sh, which the sandbox does not show" in stderr
+    code, _, stderr = aka(*args, "--sandbox", "off")
+    assert code == 0 and "sandbox does not show" not in stderr
+    code, _, stderr = aka(*BASE, "--agent", "command", "--agent-arg", "cmd=/bin/true",
+                          "--tasks", TASK, "--out", str(tmp_path / "o"), "--dry-run")
+    assert code == 0 and "sandbox does not show" not in stderr

@@ -64,6 +64,38 @@ def check_sandbox(config: RunConfig, agents: dict[str, Any]) -> None:
         raise no_sandbox_error(programs, status.reason)
 
 
+VISIBLE_ROOTS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/dev", "/proc")
+
+
+def command_path_warnings(config: RunConfig) -> list[str]:
+    """`command` agents whose command names an absolute path the sandbox will not show (only
+    the workspace, system folders and the arena's Python are visible): the trial's agent would
+    fail on every iteration with "not found". A warning, not a refusal: a path can be made
+    visible in other ways (a system install)."""
+    import shlex
+    from pathlib import Path
+
+    if config.sandbox == "off":
+        return []
+    roots = [Path(r) for r in VISIBLE_ROOTS] + sandboxing.python_paths()
+    out = []
+    for spec in config.agents:
+        cmd = str(spec.args.get("cmd") or "") if spec.name == "command" else ""
+        try:
+            words = shlex.split(cmd)
+        except ValueError:
+            words = cmd.split()
+        hidden = [w for w in words if w.startswith("/")
+                  and not any(Path(w) == r or r in Path(w).parents for r in roots)]
+        if hidden:
+            out.append(f"agent {spec.label or spec.name}: its command names "
+                       f"{', '.join(hidden[:3])}, which the sandbox does not show (it shows "
+                       "the workspace, system folders and the arena's Python): the agent "
+                       "would fail with 'not found'; put the program in a system folder or "
+                       "give a path inside the workspace, or run with --sandbox off")
+    return out
+
+
 def agent_ready(label: str, spec: AgentSpec, agent: Any) -> None:
     """What `aka agents doctor` checks: AkaError when the agent is not installed or its
     credentials are known to be missing (every trial would end as an agent error); other
@@ -107,6 +139,8 @@ def check_agents(config: RunConfig, problems: ProblemList | None = None,
             continue
         agents[label], created[label] = spec, agent
     _attempt(collect, lambda: check_sandbox(config, created), "sandbox")
+    for warning in command_path_warnings(config):
+        log.warning("%s", warning)
     if problems is None:
         collect.raise_all()
     return agents
