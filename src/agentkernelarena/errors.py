@@ -22,3 +22,35 @@ class AkaError(Exception):
 
 class TaskError(AkaError):
     """A task folder or task.yaml that is not valid."""
+
+
+class ProblemList(list[AkaError]):
+    """Problems collected by checks that go on after the first one (a run's config, its
+    pre-flight), so that a config with three mistakes takes one run to fix, not three.
+    `fields`: the config fields found invalid (later checks skip what depends on them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: set[str] = set()
+
+    def add(self, error: AkaError, field: str | None = None) -> None:
+        self.append(error)
+        if field is not None:
+            self.fields.add(field)
+
+    def raise_all(self) -> None:
+        """Nothing for no problem; the problem itself for one; a ManyProblems for more."""
+        if len(self) == 1:
+            raise self[0]
+        if self:
+            raise ManyProblems(list(self))
+
+
+class ManyProblems(AkaError):
+    """Several problems, one line each with its fix; the CLI prints them all."""
+
+    def __init__(self, problems: list[AkaError]) -> None:
+        lines = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(f"{len(problems)} problems (all of them, found before anything "
+                         f"started):\n{lines}")
+        self.problems = problems

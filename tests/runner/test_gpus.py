@@ -118,7 +118,7 @@ def test_a_run_schedules_its_evaluations_on_fake_gpus(tmp_path: Path, monkeypatc
     once, never two evaluations on one GPU, each trial's evaluation tagged with its GPU."""
     from agentkernelarena.runner import run as run_module
     from agentkernelarena.runner.config import config_from_mapping
-    from agentkernelarena.runner.plan import prepare
+    from agentkernelarena.runner.preflight import prepare
 
     lock = threading.Lock()
     busy: dict[str, int] = {}

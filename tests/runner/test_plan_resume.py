@@ -13,11 +13,11 @@ from agentkernelarena.runner.config import config_from_mapping
 from agentkernelarena.runner.plan import (
     FINAL,
     TrialKey,
-    prepare,
     read_trial,
     save_final_files,
     scan,
 )
+from agentkernelarena.runner.preflight import prepare
 from agentkernelarena.runner.run import RunLock
 from agentkernelarena.tasks import load_task
 

@@ -10,7 +10,7 @@ import pytest
 from run_helpers import FAST_TIMING, FIXTURE_TASKS
 
 from agentkernelarena.runner.config import config_from_mapping
-from agentkernelarena.runner.plan import prepare
+from agentkernelarena.runner.preflight import prepare
 from agentkernelarena.runner.ray_executor import install_trial, pack, unpack
 
 

@@ -40,7 +40,9 @@ def test_identity_ignores_scheduling_and_names_differences():
     for c in (one, two):
         c.agents[0].label = "noop"
     a, b = identity(one, [TASK], "cpu"), identity(two, [TASK], "cpu")
-    assert identity_diff(a, b) == ["attempts: 2 -> 3"]
+    assert identity_diff(a, b) == []  # more attempts: added on resume
+    assert identity_diff(b, a) == ["attempts: 3 -> 2 (attempts can be added to a run, not "
+                                   "removed)"]
     two.attempts = 2
     assert identity_diff(a, identity(two, [TASK], "cpu")) == []  # scheduling is not identity
     assert "tasks: 1 added" in identity_diff(a, identity(one, [TASK, "x/y"], "cpu"))[0]
@@ -135,8 +137,8 @@ def test_output_folder_of_another_run(aka, tmp_path: Path):
     args = (*BASE, "--agent", "noop", "--tasks", TASK, "--out", str(run))
     code, _, stderr = aka(*args)
     assert code == 2 and "already holds a run" in stderr and "--resume" in stderr
-    code, _, stderr = aka(*args, "--attempts", "2", "--resume")
-    assert code == 2 and "belongs to another run" in stderr and "attempts: 1 -> 2" in stderr
+    code, _, stderr = aka(*args, "--max-iterations", "2", "--resume")
+    assert code == 2 and "belongs to another run" in stderr and "max_iterations: 3 -> 2" in stderr
     code, _, stderr = aka(*BASE, "--agent", "oracle", "--tasks", TASK, "--out", str(run),
                           "--resume")
     assert code == 2 and "agents:" in stderr

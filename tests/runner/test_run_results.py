@@ -70,6 +70,14 @@ def test_heldout_reevaluates_with_new_recorded_seeds(finished_run: Path, aka,
     again = json.loads(out)
     assert code == 0 and again["draws_per_trial"] == 1 and len(again["trials"]) == 1
     assert len(list((finished_run / "heldout").glob("*.json"))) == 2  # earlier results kept
+    code, out, _ = aka("report", str(finished_run), "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and [len(h["agents"]) for h in report["heldout"]] == [1, 1]
+    redrawn = {t["agent"]: t["heldout_redraws"] for t in report["trials"]}
+    assert redrawn["solution"] == {"draws": 2, "passed": 2, "errors": 0, "redraws": 1}
+    assert report["summary"]["heldout_redraws"]["count"] == 2
+    code, out, _ = aka("report", str(finished_run))
+    assert code == 0 and "held-out re-draws (aka heldout)" in out
     code, _, err = aka("heldout", str(finished_run), "--agent", "nobody")
     assert code == 2 and "no finished trial of agent(s) nobody" in err
 

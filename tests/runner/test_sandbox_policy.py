@@ -22,7 +22,7 @@ from agentkernelarena.runner.config import (
     sandbox_mode,
 )
 from agentkernelarena.runner.manifest import MANIFEST
-from agentkernelarena.runner.plan import prepare
+from agentkernelarena.runner.preflight import prepare
 from agentkernelarena.workspace import sandbox as sandboxing
 from agentkernelarena.workspace.sandbox import SandboxStatus
 

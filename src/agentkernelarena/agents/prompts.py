@@ -12,7 +12,7 @@ from pathlib import Path
 from string import Template
 
 from agentkernelarena.tasks.spec import Task
-from agentkernelarena.workspace.materialize import task_card
+from agentkernelarena.workspace.materialize import CPU_NOTE, task_card
 
 PROMPTS = Path(__file__).resolve().parent.parent / "templates" / "prompts"
 MAX_FEEDBACK = 6000
@@ -51,8 +51,9 @@ def category_guidance(task: Task, prompt_dir: Path = PROMPTS) -> str:
 
 def build_prompt(task: Task, *, iteration: int, max_iterations: int, workspace: Path | str = ".",
                  time_left_s: float | None = None, previous_feedback: str | None = None,
-                 previous_verdict: str | None = None, prompt_dir: Path = PROMPTS) -> str:
-    """The full prompt for one iteration."""
+                 previous_verdict: str | None = None, prompt_dir: Path = PROMPTS,
+                 platform: str | None = None) -> str:
+    """The full prompt for one iteration; `platform` "cpu" says the run is on the CPU."""
     previous = ""
     if previous_feedback:
         previous = Template((prompt_dir / "previous.md").read_text()).substitute(
@@ -62,5 +63,6 @@ def build_prompt(task: Task, *, iteration: int, max_iterations: int, workspace: 
     text = Template((prompt_dir / "base.md").read_text()).substitute(
         workspace=str(workspace), iteration=iteration, max_iterations=max_iterations,
         time_left=_duration(time_left_s), category_guidance=category_guidance(task, prompt_dir),
-        editable=editable, previous=previous, task_card=task_card(task).strip())
+        editable=editable, previous=previous, task_card=task_card(task, platform).strip(),
+        platform_note=f"\n\n{CPU_NOTE}" if platform == "cpu" else "")
     return text.strip() + "\n"

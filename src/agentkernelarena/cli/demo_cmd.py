@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from agentkernelarena.cli.options import platform_option, tasks_dir_option
-from agentkernelarena.cli.render import print_table, results_table
+from agentkernelarena.cli.render import print_results
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
 from agentkernelarena.platforms import get_platform
@@ -50,7 +50,7 @@ def demo(selectors: tuple[str, ...], platform: str | None, tasks_dirs: tuple[Pat
             result["version"] = version
             rows.append(result)
     note = "" if resolved.comparable else " (CPU interpreter: timings not comparable)"
-    print_table(results_table(rows, f"AgentKernelArena demo on {resolved.name}{note}"))
+    print_results(rows, f"AgentKernelArena demo on {resolved.name}{note}")
     if out_file is not None:
         out_file.write_text(json.dumps(rows, indent=2))
         click.echo(f"results written to {out_file}", err=True)

@@ -34,7 +34,7 @@ def heldout_command(run_dir: Path, draws: int, platform: str | None, gpus_text: 
     RUN_DIR/heldout/<time>.json.
     """
     from agentkernelarena.cli.run_cmd import _gpus
-    from agentkernelarena.report.render import rich_table
+    from agentkernelarena.report.render import print_fitted
     from agentkernelarena.runner.heldout import reevaluate
 
     def progress(line: str) -> None:
@@ -60,8 +60,8 @@ def heldout_command(run_dir: Path, draws: int, platform: str | None, gpus_text: 
         rows.append([f"{entry['agent']} {entry['task']} #{entry['attempt']}", before, after,
                      quadrants])
     console = render_console()
-    console.print(rich_table((["trial", "run's held-out", f"{draws} new draws", "quadrants"],
-                              rows), f"held-out re-evaluation on {result['platform']}"))
+    print_fitted(console, (["trial", "run's held-out", f"{draws} new draws", "quadrants"], rows),
+                 f"held-out re-evaluation on {result['platform']}", ("quadrants",))
     for label, s in result["summary"].items():
         console.print(f"{label}: {s['draws_correct']}/{s['trials'] * draws} draws correct "
                       f"({s['draw_correct_rate']:.0%}), all draws pass in "

@@ -1,4 +1,5 @@
-"""Turning result records into text for people and agents."""
+"""Tables of evaluation results for the terminal (`aka eval`, `aka demo`); the text itself is
+agentkernelarena.feedback, which the runner and the check server use too."""
 
 from __future__ import annotations
 
@@ -6,81 +7,33 @@ import sys
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
+
+from agentkernelarena.feedback import eval_summary, feedback, fmt_ms, fmt_speedup
+from agentkernelarena.report.fit import Rows
+
+__all__ = ["eval_summary", "feedback", "fmt_ms", "fmt_speedup", "print_results",
+           "results_rows"]
 
 
-def fmt_speedup(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}x"
-
-
-def fmt_ms(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value * 1e3:.1f} us" if value < 1 else f"{value:.3f} ms"
-
-
-def eval_summary(result: dict[str, Any]) -> str:
-    """A plain-text verdict, also the feedback an agent gets from its local check."""
-    held = result.get("held_out") or {}
-    lines = [
-        f"task {result['task']} on {result['platform']}"
-        + ("" if result.get("comparable", True) else " (timings not comparable: no GPU)"),
-        f"verdict: {result['verdict']}   compiled: {result['compiled']}   "
-        f"correct: {result['correct']}   speedup: {fmt_speedup(result.get('speedup'))}   "
-        f"score: {result['score']:.1f}",
-    ]
-    for config in result.get("configs", []):
-        parts = [f"  {config['name']}:"]
-        if "correct" in config:
-            parts.append("correct" if config["correct"] else "WRONG")
-        if config.get("max_abs_err") is not None:
-            parts.append(f"max abs err {config['max_abs_err']:.3g}")
-        if config.get("speedup") is not None:
-            parts.append(f"baseline {fmt_ms(config['baseline_ms'])}, "
-                         f"yours {fmt_ms(config['candidate_ms'])}, "
-                         f"speedup {fmt_speedup(config['speedup'])}")
-        if config.get("speedup_vs_compile") is not None:
-            parts.append(f"(torch.compile {fmt_ms(config['compile_ms'])}, "
-                         f"{fmt_speedup(config['speedup_vs_compile'])})")
-        lines.append(" ".join(parts))
-    if "speedup_vs_compile" in result:
-        lines.append(f"against torch.compile of the baseline: "
-                     f"{fmt_speedup(result['speedup_vs_compile'])}"
-                     + (f" ({result['vs_compile_error']})" if result.get("vs_compile_error")
-                        else ""))
-    for reason in result.get("reasons", []):
-        lines.append("reason: " + reason.replace("\n", "\n  "))
-    if held.get("evaluated"):
-        lines.append(f"held-out: correct {held['correct']}, speedup "
-                     f"{fmt_speedup(held.get('speedup'))}, quadrant {held.get('quadrant')}")
-    return "\n".join(lines)
-
-
-def feedback(result: dict[str, Any]) -> str:
-    """What an agent may see: the visible part only."""
-    visible = {k: v for k, v in result.items() if k != "held_out"}
-    return eval_summary(visible)
-
-
-def results_table(rows: list[dict[str, Any]], title: str) -> Table:
-    table = Table(title=title)
-    for column in ("task", "version", "verdict", "correct", "speedup", "held-out",
-                   "score", "wall"):
-        table.add_column(column, justify="right" if column in ("speedup", "score", "wall")
-                         else "left")
+def results_rows(rows: list[dict[str, Any]]) -> Rows:
+    """`aka demo`'s evaluation results as table rows (strings)."""
+    headers = ["task", "version", "verdict", "correct", "speedup", "held-out", "score", "wall"]
+    body = []
     for row in rows:
         held = row.get("held_out") or {}
         held_text = "-" if not held.get("evaluated") else (
             f"{'ok' if held['correct'] else 'fail'} {fmt_speedup(held.get('speedup'))}")
-        colour = {"ok": "green", "incorrect": "red", "compile_error": "red",
-                  "rejected": "magenta"}.get(row["verdict"], "yellow")
-        table.add_row(row["task"], row.get("version", ""), f"[{colour}]{row['verdict']}[/]",
-                      str(row["correct"]), fmt_speedup(row.get("speedup")), held_text,
-                      f"{row['score']:.1f}", f"{row['wall_s']:.1f}s")
-    return table
+        body.append([row["task"], row.get("version", ""), row["verdict"], str(row["correct"]),
+                     fmt_speedup(row.get("speedup")), held_text, f"{row['score']:.1f}",
+                     f"{row['wall_s']:.1f}s"])
+    return headers, body
 
 
-def print_table(table: Table) -> None:
-    # Piped output (CI logs, files) gets a wide table instead of rich's 80-column default,
-    # which would wrap task ids over several lines.
-    Console(width=None if sys.stdout.isatty() else 160).print(table)
+def print_results(rows: list[dict[str, Any]], title: str, console: Console | None = None
+                  ) -> None:
+    """The results as a table that fits the terminal (report/fit.py: no number cut); piped
+    output (CI logs, files) gets a wide one."""
+    from agentkernelarena.report.render import print_fitted
+
+    console = console or Console(width=None if sys.stdout.isatty() else 160)
+    print_fitted(console, results_rows(rows), title, ("version", "wall", "held-out"))

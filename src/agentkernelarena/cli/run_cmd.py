@@ -13,7 +13,7 @@ import click
 
 from agentkernelarena.agents.settings import parse_agent_args
 from agentkernelarena.cli.options import platform_option, tasks_dir_option
-from agentkernelarena.errors import AkaError
+from agentkernelarena.errors import AkaError, ProblemList
 from agentkernelarena.runner.config import (
     EXECUTORS,
     SANDBOX_ALIASES,
@@ -73,22 +73,25 @@ def _overrides(agents: tuple[str, ...], agent_args: tuple[str, ...], **flags: An
     return out
 
 
-def build_config(config_file: Path | None, resume: bool, overrides: dict[str, Any]) -> RunConfig:
-    """The run's config: a file, or (for `--resume --out DIR` alone) the one the run recorded,
-    with the given flags on top."""
+def build_config(config_file: Path | None, resume: bool, overrides: dict[str, Any],
+                 problems: ProblemList | None = None) -> RunConfig:
+    """The run's config: a file; or, resuming a run without -c, the config that run recorded;
+    with the given flags on top. Resuming, every flag given is then compared with the
+    recorded run (preflight): those that change what the results mean are refused, with the
+    difference in words; scheduling flags (--concurrency, --gpus, --executor) just apply."""
     from agentkernelarena.runner.config import merge_config
     from agentkernelarena.runner.manifest import read_manifest
 
     if config_file is not None:
-        return merge_config(load_config_file(config_file), config_file, overrides)
-    if resume and "out" in overrides and not ({"agents", "tasks"} & set(overrides)):
+        return merge_config(load_config_file(config_file), config_file, overrides, problems)
+    if resume and "out" in overrides:
         manifest = read_manifest(Path(overrides["out"]))
-        if manifest is None:
+        if manifest is not None and isinstance(manifest.get("config"), dict):
+            return merge_config(dict(manifest["config"]), None, overrides, problems)
+        if not ({"agents", "tasks"} & set(overrides)):
             raise AkaError(f"--resume: {overrides['out']} holds no run to resume",
                            "give the run's --agent and --tasks (or -c) to start it")
-        recorded = dict(manifest["config"])
-        return merge_config(recorded, None, overrides)
-    return merge_config(None, None, overrides)
+    return merge_config(None, None, overrides, problems)
 
 
 @click.command("run")
@@ -133,7 +136,11 @@ def build_config(config_file: Path | None, resume: bool, overrides: dict[str, An
 @click.option("--ray-address", help="The Ray cluster for --executor ray [a new local one].")
 @click.option("--progress", type=click.Choice(["auto", "live", "plain"]), default="auto",
               show_default=True, help="A live bar (terminal) or one line per trial.")
-@click.option("--dry-run", is_flag=True, help="Check everything and show the plan; run nothing.")
+@click.option("--dry-run", is_flag=True,
+              help="Check everything and show the plan; run nothing (exit 2 on a problem).")
+@click.option("--skip-agent-check", is_flag=True,
+              help="Start even where `aka agents doctor` finds an agent not installed or not "
+                   "authenticated (its trials then end as agent errors).")
 def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: tuple[str, ...],
                 tasks: tuple[str, ...], attempts: int | None, platform: str | None,
                 out: Path | None, resume: bool, retry_errors: bool, label: str | None,
@@ -141,7 +148,8 @@ def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: t
                 seed: int | None, vs_compile: bool | None, concurrency: int | None,
                 eval_concurrency: int | None,
                 gpus_text: str | None, tasks_dirs: tuple[Path, ...], executor: str | None,
-                ray_address: str | None, progress: str, dry_run: bool) -> None:
+                ray_address: str | None, progress: str, dry_run: bool,
+                skip_agent_check: bool) -> None:
     """Run agents on tasks, several attempts each, into one run folder.
 
     Everything is checked before the first trial starts. Each trial's record is written
@@ -150,7 +158,8 @@ def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: t
     could not run (rerun them with --resume), 2 for a bad config, 130 when interrupted.
     """
     from agentkernelarena.report.render import print_tables
-    from agentkernelarena.runner.plan import prepare, scan
+    from agentkernelarena.runner.plan import scan
+    from agentkernelarena.runner.preflight import prepare
     from agentkernelarena.runner.run import execute
 
     overrides = _overrides(agents, agent_args, tasks=tasks, attempts=attempts,
@@ -160,9 +169,11 @@ def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: t
                            concurrency=concurrency,
                            eval_concurrency=eval_concurrency, gpus=_gpus(gpus_text),
                            tasks_dirs=tasks_dirs, executor=executor, ray_address=ray_address)
+    problems = ProblemList()  # the config's and the checks', reported together
     with _setup_warnings():
-        config = build_config(config_file, resume, overrides)
-        plan = prepare(config, resume=resume, retry_errors=retry_errors)
+        config = build_config(config_file, resume, overrides, problems)
+        plan = prepare(config, resume=resume, retry_errors=retry_errors, problems=problems,
+                       agent_check=not skip_agent_check)
     if dry_run:
         done, todo, interrupted = scan(plan) if plan.manifest else ([], plan.trials, [])
         click.echo(f"run folder: {plan.out}" + (" (resume)" if plan.manifest else " (new)"))

@@ -18,6 +18,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from agentkernelarena.report.load import RunData
+from agentkernelarena.report.redraws import per_trial, redraw_entries
+from agentkernelarena.runner.outcome import (
+    AGENT_FAILED,
+    AGENT_OUTCOMES,
+    AGENT_TIMED_OUT,
+    agent_outcome,
+    error_summary,
+)
 
 FAST_P = (1.0, 1.5, 2.0)
 QUADRANTS = ("both_pass", "regression", "both_fail", "improvement")
@@ -31,6 +39,11 @@ NOTES = [
     "quadrant: held-out correctness of the baseline vs the candidate (both_pass, regression = "
     "baseline passes but the candidate fails, both_fail, improvement)",
     "missing trials (not finished yet) are not counted anywhere but run.missing",
+    "agent_outcome beside the verdict: ok, failed (its last iteration crashed or could not "
+    "start), timed_out (stopped at the time limit), no_change (it changed no editable file); "
+    "agent_errors counts failed, agent_timeouts timed_out; scores keep the evaluation's "
+    "formula, and scored_on_baseline counts trials that scored only because the baseline was "
+    "left unchanged (summary.baseline_scored lists them)",
 ]
 UNTRUSTED_NOTE = ("{n} trial(s) ran without a sandbox (summary.unsandboxed, per trial "
                   "`unsandboxed`): their held-out results are not trustworthy")
@@ -87,6 +100,8 @@ def trial_row(record: dict[str, Any]) -> dict[str, Any]:
     usage = record.get("usage") or {}
     worker = _worker_sandbox(record)
     sandboxed = record.get("sandboxed")
+    outcome = agent_outcome(record)
+    unchanged = "changed_files" in record and not record.get("changed_files")
     return {
         "id": record.get("_id"),
         "task": record["task"],
@@ -107,6 +122,13 @@ def trial_row(record: dict[str, Any]) -> dict[str, Any]:
         "comparable": evaluation.get("comparable"),
         "agent_failure": record.get("agent_failure"),
         "timed_out": bool(record.get("timed_out")),
+        "agent_outcome": outcome,
+        "agent_error": error_summary(record.get("agent_error")) or (
+            "; ".join(record.get("messages") or []) if outcome == AGENT_FAILED else ""),
+        "agent_exit_code": (record.get("agent_error") or {}).get("exit_code"),
+        # The score came from the task's own baseline: the agent left every editable file as
+        # it was (older records without changed_files: unknown, False).
+        "scored_on_baseline": unchanged and float(record.get("score") or 0.0) > 0,
         # True/False; None where the record does not say (the worker: evaluations before it
         # reported one).
         "sandboxed": sandboxed if isinstance(sandboxed, bool) else None,
@@ -169,7 +191,13 @@ def group_metrics(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "trials": n,
         "verdicts": dict(sorted(Counter(r["verdict"] for r in rows).items())),
-        "agent_errors": sum(r["status"] == "error" for r in rows),
+        # Trials whose agent failed (crashed, could not start, ...) or was stopped at the
+        # time limit: their verdict judges a workspace the agent did not finish.
+        "agent_errors": sum(r["agent_outcome"] == AGENT_FAILED for r in rows),
+        "agent_timeouts": sum(r["agent_outcome"] == AGENT_TIMED_OUT for r in rows),
+        "agent_outcomes": {o: sum(r["agent_outcome"] == o for r in rows)
+                           for o in AGENT_OUTCOMES},
+        "scored_on_baseline": sum(r["scored_on_baseline"] for r in rows),
         "compiled": sum(r["compiled"] for r in rows),
         "compile_rate": _round(sum(r["compiled"] for r in rows) / n),
         "correct": len(correct),
@@ -201,6 +229,9 @@ def group_metrics(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def build_report(run: RunData) -> dict[str, Any]:
     """{"summary": {...}, "trials": [...], "missing": [...]} (DESIGN.md §11)."""
     rows = [trial_row(r) for r in run.records]
+    redrawn = per_trial(run.redraws)
+    for row in rows:
+        row["heldout_redraws"] = redrawn.get(row["id"])
     order = [a.get("label") or a["name"]
              for a in run.manifest.get("identity", {}).get("agents", [])]
     labels = order + sorted({r["agent"] for r in rows} - set(order))
@@ -217,6 +248,9 @@ def build_report(run: RunData) -> dict[str, Any]:
     unsandboxed = [{"id": r["id"], "agent": r["agent"], "task": r["task"],
                     "attempt": r["attempt"], "why": r["unsandboxed"]}
                    for r in rows if r["unsandboxed"]]
+    baseline = [{"id": r["id"], "agent": r["agent"], "task": r["task"], "attempt": r["attempt"],
+                 "agent_outcome": r["agent_outcome"], "score": r["score"]}
+                for r in rows if r["scored_on_baseline"]]
     notes = list(NOTES)
     if unsandboxed:
         notes.append(UNTRUSTED_NOTE.format(n=len(unsandboxed)))
@@ -239,8 +273,22 @@ def build_report(run: RunData) -> dict[str, Any]:
         "unsandboxed_agent_trials": sum(r["sandboxed"] is False for r in rows),
         "unsandboxed_worker_trials": sum(r["worker_sandboxed"] is False for r in rows),
         "unsandboxed": unsandboxed,
+        "agent_errors": sum(r["agent_outcome"] == AGENT_FAILED for r in rows),
+        "agent_timeouts": sum(r["agent_outcome"] == AGENT_TIMED_OUT for r in rows),
+        "baseline_scored": baseline,
         "notes": notes,
     }
+    summary["heldout_redraws"] = {
+        "count": len(run.redraws), "unreadable": run.redraws_unreadable,
+        "latest": redraw_entries(run.redraws[-1:])[0] if run.redraws else None}
+    if run.redraws:
+        notes.append("heldout: the `aka heldout` re-draws of this run (oldest first); per "
+                     "trial, heldout_redraws sums its draws over all of them")
     return {"summary": summary, "trials": rows,
             "missing": [{k: m[k] for k in ("id", "agent", "task", "attempt")}
-                        for m in run.missing]}
+                        for m in run.missing],
+            # Trials with a trial.json that cannot be used, and why (never dropped silently).
+            "unreadable": [{**{k: m[k] for k in ("id", "agent", "task", "attempt")},
+                            "error": run.errors.get(m["id"], "unreadable")}
+                           for m in run.missing if m["id"] in run.errors],
+            "heldout": redraw_entries(run.redraws)}

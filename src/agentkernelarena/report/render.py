@@ -13,9 +13,17 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from agentkernelarena.cli.render import fmt_speedup
+from agentkernelarena.feedback import fmt_speedup
+from agentkernelarena.report.fit import Rows, fitted_table
+from agentkernelarena.runner.outcome import verdict_text
 
-Rows = tuple[list[str], list[list[str]]]
+# Which columns give way first when a table is wider than the terminal (report/fit.py).
+SUMMARY_DROP = ("tokens in/out", "fast1.5", "mean", "agent s", "fast1", "compiled", "fast2",
+                "cost")
+GENERALIZATION_DROP = ("improvement", "both_fail", "both_pass", "visible speedup", "gap",
+                       "regression")
+TRIALS_DROP = ("quadrant", "agent time", "vs torch.compile", "held-out")
+HELDOUT_DROP = ("run's HO ok", "HO speedup", "all pass")
 
 
 def pct(value: float | None) -> str:
@@ -37,8 +45,8 @@ def _groups(summary: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def summary_rows(summary: dict[str, Any]) -> Rows:
-    headers = ["agent", "category", "n", "compiled", "correct", "speedup (n)", "mean",
-               "fast1", "fast1.5", "fast2", "score", "agent s", "tokens in/out", "cost"]
+    headers = ["agent", "category", "n", "agent err", "compiled", "correct", "speedup (n)",
+               "mean", "fast1", "fast1.5", "fast2", "score", "agent s", "tokens in/out", "cost"]
     rows = []
     for label, category, m in _groups(summary):
         if not m.get("trials"):
@@ -46,7 +54,8 @@ def summary_rows(summary: dict[str, Any]) -> Rows:
             continue
         tokens = m["tokens"]
         rows.append([
-            label, category, str(m["trials"]), pct(m["compile_rate"]), pct(m["correct_rate"]),
+            label, category, str(m["trials"]), agent_err_cell(m),
+            pct(m["compile_rate"]), pct(m["correct_rate"]),
             f"{fmt_speedup(m['speedup_geomean'])} ({m['speedup_n']})",
             fmt_speedup(m["speedup_mean"]),
             *(pct(m["fast_p"][k]) for k in ("1.0", "1.5", "2.0")),
@@ -55,6 +64,12 @@ def summary_rows(summary: dict[str, Any]) -> Rows:
             "-" if m["cost_usd"]["total"] is None else f"${m['cost_usd']['total']:.2f}",
         ])
     return headers, rows
+
+
+def agent_err_cell(m: dict[str, Any]) -> str:
+    """Trials whose agent failed, and (after a +) those stopped at the time limit."""
+    failed, timed = m.get("agent_errors", 0), m.get("agent_timeouts", 0)
+    return f"{failed}+{timed}t" if timed else str(failed)
 
 
 def generalization_rows(summary: dict[str, Any]) -> Rows:
@@ -78,6 +93,22 @@ def generalization_rows(summary: dict[str, Any]) -> Rows:
     return headers, rows
 
 
+def heldout_rows(redraws: list[dict[str, Any]]) -> Rows:
+    """One row per `aka heldout` re-draw and agent: how the final solutions fared on new
+    held-out draws."""
+    headers = ["re-draw", "agent", "draws", "draws ok", "all pass", "HO speedup",
+               "run's HO ok"]
+    rows = []
+    for redraw in redraws:
+        name = (redraw.get("created_at") or redraw["path"]).replace("+00:00", "Z")
+        for label, s in (redraw.get("agents") or {}).items():
+            rows.append([name, label, f"{s.get('draws', 0)}",
+                         pct(s.get("draw_correct_rate")), pct(s.get("all_draws_pass_rate")),
+                         fmt_speedup(s.get("speedup_geomean")),
+                         pct(s.get("original_correct_rate"))])
+    return headers, rows
+
+
 def sandbox_cell(trial: dict[str, Any]) -> str:
     """The trials table's sandbox marker: yes, NO (agent / eval worker), - unknown."""
     parts = [name for name, key in (("agent", "sandboxed"), ("eval worker", "worker_sandboxed"))
@@ -98,7 +129,8 @@ def trial_table_rows(trials: list[dict[str, Any]]) -> Rows:
         held = t["held_out"]
         held_text = "-" if not held["evaluated"] else (
             f"{'ok' if held['correct'] else 'FAIL'} {fmt_speedup(held['speedup'])}")
-        rows.append([f"{t['agent']} {t['task']} #{t['attempt']}", t["verdict"] or "-",
+        rows.append([f"{t['agent']} {t['task']} #{t['attempt']}",
+                     verdict_text(t["verdict"], t.get("agent_outcome") or "ok"),
                      fmt_speedup(t["speedup"]),
                      *([fmt_speedup(t.get("speedup_vs_compile"))] if versus else []),
                      held_text, held["quadrant"] or "-",
@@ -145,6 +177,7 @@ def status_line(summary: dict[str, Any]) -> str:
 
 
 def rich_table(rows: Rows, title: str) -> Table:
+    """The table at its natural width (callers that know the width use fitted_table)."""
     headers, body = rows
     table = Table(title=title, title_justify="left")
     for index, header in enumerate(headers):
@@ -160,21 +193,64 @@ def console() -> Console:
     return plain if plain.is_terminal else Console(width=220)
 
 
-def print_tables(report: dict[str, Any], with_trials: bool = False) -> None:
-    console_ = console()
+def print_fitted(console_: Console, rows: Rows, title: str, drop: tuple[str, ...]) -> None:
+    """A table that fits the console, with a line naming the columns it left out."""
+    table, dropped = fitted_table(rows, title, console_, drop)
+    console_.print(table)
+    if dropped:
+        console_.print(f"(left out for width: {', '.join(dropped)}; a wider terminal, "
+                       "`--format md` or `--format json` has them)", style="dim",
+                       markup=False, highlight=False)
+
+
+def agent_lines(summary: dict[str, Any], limit: int | None = 10) -> list[str]:
+    """The footnote on agents that failed or timed out, and on trials that scored only
+    because the baseline was left unchanged."""
+    lines = []
+    failed, timed = summary.get("agent_errors", 0), summary.get("agent_timeouts", 0)
+    if failed or timed:
+        lines.append(f"{failed} trial(s) with an agent that failed, {timed} stopped at the time "
+                     "limit: marked [agent-failed] / [timed-out] beside the verdict, which "
+                     "judges the workspace the agent left")
+    listed = summary.get("baseline_scored") or []
+    if listed:
+        shown = listed if limit is None else listed[:limit]
+        lines.append(f"{len(listed)} trial(s) scored only because the baseline was left "
+                     "unchanged: " + ", ".join(f"{_trial_name(b)} ({b['agent_outcome']})"
+                                               for b in shown)
+                     + (f" and {len(listed) - len(shown)} more" if len(listed) > len(shown)
+                        else ""))
+    return lines
+
+
+def print_tables(report: dict[str, Any], with_trials: bool = False,
+                 console_: Console | None = None) -> None:
+    console_ = console_ or console()
     summary = report["summary"]
     console_.print(status_line(summary), markup=False, highlight=False)
-    console_.print(rich_table(summary_rows(summary), "per agent (and category)"))
-    console_.print(rich_table(generalization_rows(summary), "generalization (held-out)"))
+    print_fitted(console_, summary_rows(summary), "per agent (and category)", SUMMARY_DROP)
+    print_fitted(console_, generalization_rows(summary), "generalization (held-out)",
+                 GENERALIZATION_DROP)
+    redraws = heldout_rows(report.get("heldout") or [])
+    if redraws[1]:
+        print_fitted(console_, redraws, "held-out re-draws (aka heldout)", HELDOUT_DROP)
     if with_trials:
-        console_.print(rich_table(trial_table_rows(report["trials"]), "trials"))
+        print_fitted(console_, trial_table_rows(report["trials"]), "trials", TRIALS_DROP)
+    for line in agent_lines(summary):
+        console_.print(f"warning: {line}", style="yellow", markup=False, highlight=False)
+    for u in report.get("unreadable") or []:
+        console_.print(f"warning: trial {u['id']} is unreadable: {u['error']}", style="yellow",
+                       markup=False, highlight=False)
+    for broken in summary.get("heldout_redraws", {}).get("unreadable") or []:
+        console_.print(f"warning: re-draw {broken['path']} is unreadable: {broken['error']}",
+                       style="yellow", markup=False, highlight=False)
     warning = unsandboxed_lines(summary)
     if warning:
         console_.print(warning[0], style="bold red", markup=False, highlight=False)
         for line in warning[1:]:
             console_.print(f"  {line}", style="red", markup=False, highlight=False)
     console_.print("speedup means are over correct trials only; every rate counts all finished "
-                  "trials (`--format json` has the notes)", style="dim")
+                   "trials (`--format json` has the notes)", style="dim")
 
 
 def markdown_table(rows: Rows) -> str:
@@ -191,8 +267,17 @@ def to_markdown(report: dict[str, Any], with_trials: bool = True) -> str:
     parts = [f"# Run report: {summary['run']['label'] or summary['run']['path']}", "",
              status_line(summary), "", "## Per agent", "", markdown_table(summary_rows(summary)),
              "", "## Generalization", "", markdown_table(generalization_rows(summary)), ""]
+    redraws = heldout_rows(report.get("heldout") or [])
+    if redraws[1]:
+        parts += ["## Held-out re-draws (`aka heldout`)", "", markdown_table(redraws), ""]
     if with_trials:
         parts += ["## Trials", "", markdown_table(trial_table_rows(report["trials"])), ""]
+    if report.get("unreadable"):
+        parts += ["## Unreadable trials", ""] + [f"- `{u['id']}`: {u['error']}"
+                                                 for u in report["unreadable"]] + [""]
+    agent_notes = agent_lines(summary, limit=None)
+    if agent_notes:
+        parts += ["## Agent failures", ""] + [f"- {line}" for line in agent_notes] + [""]
     warning = unsandboxed_lines(summary, limit=None, quote=True)
     if warning:
         parts += ["## Unsandboxed trials", "", f"**{warning[0]}**", ""]
@@ -204,10 +289,12 @@ def to_markdown(report: dict[str, Any], with_trials: bool = True) -> str:
 CSV_COLUMNS = ["id", "task", "category", "agent", "agent_name", "attempt", "status", "verdict",
                "compiled", "correct", "speedup", "speedup_arith", "speedup_vs_compile", "score",
                "held_out_evaluated", "held_out_verdict", "held_out_correct", "held_out_speedup",
-               "held_out_quadrant", "held_out_baseline_correct", "seed", "agent_failure",
+               "held_out_quadrant", "held_out_baseline_correct", "seed", "agent_outcome",
+               "agent_failure", "agent_exit_code", "agent_error", "scored_on_baseline",
                "timed_out", "sandboxed", "worker_sandboxed",
                "agent_wall_s", "trial_wall_s", "turns", "tokens_in", "tokens_out",
-               "tokens_cached", "cost_usd", "reasons"]
+               "tokens_cached", "cost_usd", "heldout_redraws", "heldout_redraws_passed",
+               "reasons", "error"]
 
 
 def to_csv(report: dict[str, Any]) -> str:
@@ -219,5 +306,11 @@ def to_csv(report: dict[str, Any]) -> str:
         for key, value in t["held_out"].items():
             row[f"held_out_{key}"] = value
         row["reasons"] = " | ".join(r.replace("\n", " ") for r in t["reasons"])
+        redraws = t.get("heldout_redraws") or {}
+        row["heldout_redraws"] = redraws.get("draws")
+        row["heldout_redraws_passed"] = redraws.get("passed")
+        row["agent_error"] = (t.get("agent_error") or "").replace("\n", " ")
         writer.writerow(row)
+    for u in report.get("unreadable") or []:  # kept as rows: a trial is never dropped silently
+        writer.writerow({**u, "status": "unreadable", "error": u["error"]})
     return buffer.getvalue()

@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from agentkernelarena.agents.registry import AgentSpec
-from agentkernelarena.errors import AkaError
+from agentkernelarena.errors import AkaError, ProblemList
 
 log = logging.getLogger(__name__)
 EXECUTORS = ("local", "ray")
@@ -143,65 +143,80 @@ def _path(raw: Any, base: Path | None) -> Path:
     return path if path.is_absolute() or base is None else base / path
 
 
-def config_from_mapping(raw: dict[str, Any], source: str, base: Path | None = None) -> RunConfig:
+def config_from_mapping(raw: dict[str, Any], source: str, base: Path | None = None,
+                        problems: ProblemList | None = None) -> RunConfig:
     """A RunConfig from plain values (a parsed YAML file, or flags). Relative paths are taken
-    relative to `base` (the config file's folder), so a config file works from anywhere."""
+    relative to `base` (the config file's folder), so a config file works from anywhere.
+
+    Every field is checked: with `problems`, each bad one is added there (and left at its
+    default) and the rest still parsed; without, the first problem (or all) raise."""
+    collect = problems if problems is not None else ProblemList()
     known = {f.name for f in fields(RunConfig)}
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise AkaError(f"{source}: unknown field(s) {', '.join(unknown)}",
-                       f"known fields: {', '.join(sorted(known))}")
+        collect.add(AkaError(f"{source}: unknown field(s) {', '.join(unknown)}",
+                             f"known fields: {', '.join(sorted(known))}"))
     config = RunConfig()
     for name, value in raw.items():
-        if value is None:
+        if value is None or name not in known:
             continue
-        if name == "agents":
-            config.agents = _agents(value, source)
-        elif name == "tasks":
-            config.tasks = _str_list(value, source, name)
-        elif name == "tasks_dirs":
-            config.tasks_dirs = [_path(p, base) for p in _str_list(value, source, name)]
-        elif name in ("attempts", "max_iterations", "concurrency", "eval_concurrency"):
-            setattr(config, name, _positive_int(value, source, name))
-        elif name == "time_limit_s":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise _fail(source, name, f"expected seconds (a positive number), got {value!r}")
-            config.time_limit_s = float(value)
-        elif name in ("platform", "label", "ray_address"):
-            if not isinstance(value, str):
-                raise _fail(source, name, f"expected a string, got {value!r}")
-            setattr(config, name, value)
-        elif name == "sandbox":
-            config.sandbox = sandbox_mode(value, source)
-        elif name == "executor":
-            if value not in EXECUTORS:
-                raise _fail(source, name, f"{value!r} is not one of {', '.join(EXECUTORS)}")
-            config.executor = value
-        elif name == "seed":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise _fail(source, name, f"expected an integer, got {value!r}")
-            config.seed = value
-        elif name == "vs_compile":
-            if not isinstance(value, bool):
-                raise _fail(source, name, f"expected true or false, got {value!r}")
-            config.vs_compile = value
-        elif name == "timing":
-            if not isinstance(value, dict):
-                raise _fail(source, name, "expected a mapping of timing overrides")
-            config.timing = dict(value)
-        elif name == "out":
-            config.out = _path(value, base)
-        elif name == "gpus":
-            items = [value] if isinstance(value, int) else value
-            if not isinstance(items, list) or not all(
-                    isinstance(g, int) and not isinstance(g, bool) and g >= 0 for g in items):
-                raise _fail(source, name, f"expected GPU indices, got {value!r}")
-            config.gpus = sorted(set(items))
-        elif name == "ray_eval_gpus":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise _fail(source, name, f"expected a number >= 0, got {value!r}")
-            config.ray_eval_gpus = float(value)
+        try:
+            _set_field(config, name, value, source, base)
+        except AkaError as exc:
+            collect.add(exc, name)
+    if problems is None:
+        collect.raise_all()
     return config
+
+
+def _set_field(config: RunConfig, name: str, value: Any, source: str, base: Path | None
+               ) -> None:
+    if name == "agents":
+        config.agents = _agents(value, source)
+    elif name == "tasks":
+        config.tasks = _str_list(value, source, name)
+    elif name == "tasks_dirs":
+        config.tasks_dirs = [_path(p, base) for p in _str_list(value, source, name)]
+    elif name in ("attempts", "max_iterations", "concurrency", "eval_concurrency"):
+        setattr(config, name, _positive_int(value, source, name))
+    elif name == "time_limit_s":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise _fail(source, name, f"expected seconds (a positive number), got {value!r}")
+        config.time_limit_s = float(value)
+    elif name in ("platform", "label", "ray_address"):
+        if not isinstance(value, str):
+            raise _fail(source, name, f"expected a string, got {value!r}")
+        setattr(config, name, value)
+    elif name == "sandbox":
+        config.sandbox = sandbox_mode(value, source)
+    elif name == "executor":
+        if value not in EXECUTORS:
+            raise _fail(source, name, f"{value!r} is not one of {', '.join(EXECUTORS)}")
+        config.executor = value
+    elif name == "seed":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(source, name, f"expected an integer, got {value!r}")
+        config.seed = value
+    elif name == "vs_compile":
+        if not isinstance(value, bool):
+            raise _fail(source, name, f"expected true or false, got {value!r}")
+        config.vs_compile = value
+    elif name == "timing":
+        if not isinstance(value, dict):
+            raise _fail(source, name, "expected a mapping of timing overrides")
+        config.timing = dict(value)
+    elif name == "out":
+        config.out = _path(value, base)
+    elif name == "gpus":
+        items = [value] if isinstance(value, int) else value
+        if not isinstance(items, list) or not all(
+                isinstance(g, int) and not isinstance(g, bool) and g >= 0 for g in items):
+            raise _fail(source, name, f"expected GPU indices, got {value!r}")
+        config.gpus = sorted(set(items))
+    elif name == "ray_eval_gpus":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise _fail(source, name, f"expected a number >= 0, got {value!r}")
+        config.ray_eval_gpus = float(value)
 
 
 def load_config_file(path: Path) -> dict[str, Any]:
@@ -221,39 +236,51 @@ def load_config_file(path: Path) -> dict[str, Any]:
 
 
 def merge_config(file_raw: dict[str, Any] | None, file_path: Path | None,
-                 overrides: dict[str, Any]) -> RunConfig:
-    """The config file's fields with the flags that were given on top (flags win)."""
+                 overrides: dict[str, Any], problems: ProblemList | None = None) -> RunConfig:
+    """The config file's fields with the flags that were given on top (flags win). With
+    `problems`, bad fields are collected there instead of raised (see config_from_mapping)."""
+    collect = problems if problems is not None else ProblemList()
     source = f"run config {file_path}" if file_path else "run options"
     base = file_path.resolve().parent if file_path else None
-    config = config_from_mapping(dict(file_raw or {}), source, base)
-    flags = config_from_mapping({k: v for k, v in overrides.items() if v is not None},
-                                "command line", None)
-    for name, value in overrides.items():
-        if value is not None:
-            setattr(config, name, getattr(flags, name))
+    config = config_from_mapping(dict(file_raw or {}), source, base, collect)
+    given = {k: v for k, v in overrides.items() if v is not None}
+    flags = config_from_mapping(given, "command line", None, collect)
+    for name in given:
+        setattr(config, name, getattr(flags, name))
+    if problems is None:
+        collect.raise_all()
     return config
 
 
-def check_complete(config: RunConfig) -> None:
-    """What a run cannot start without; labels that name folders and report rows."""
-    if not config.agents:
-        raise AkaError("no agent given", "pass --agent NAME, or `agents:` in a run config")
-    if not config.tasks:
-        raise AkaError("no tasks given", "pass --tasks SELECTOR (an id, a glob like "
-                       "'triton2triton/*', a category, or 'all'), or `tasks:` in a run config")
+def check_complete(config: RunConfig, problems: ProblemList | None = None) -> None:
+    """What a run cannot start without; labels that name folders and report rows. Every
+    problem goes to `problems` (without: the first raises). Fields already found invalid
+    (`problems.fields`) are not reported again as missing."""
+    collect = problems if problems is not None else ProblemList()
+    if not config.agents and "agents" not in collect.fields:
+        collect.add(AkaError("no agent given",
+                             "pass --agent NAME, or `agents:` in a run config"), "agents")
+    if not config.tasks and "tasks" not in collect.fields:
+        collect.add(AkaError("no tasks given", "pass --tasks SELECTOR (an id, a glob like "
+                             "'triton2triton/*', a category, or 'all'), or `tasks:` in a run "
+                             "config"), "tasks")
     labels: dict[str, AgentSpec] = {}
     for spec in config.agents:
         label = spec.label or spec.name
         if not LABEL_RE.match(label) or "__" in label:
-            raise AkaError(f"agent label {label!r}: use letters, digits, '.', '-', '_' "
-                           "(no '__'), at most 64 characters")
-        if label in labels:
-            raise AkaError(f"two agents have the label {label!r}",
-                           "give each agent of an A/B run its own `label` in the run config")
+            collect.add(AkaError(f"agent label {label!r}: use letters, digits, '.', '-', '_' "
+                                 "(no '__'), at most 64 characters"), "agents")
+        elif label in labels:
+            collect.add(AkaError(f"two agents have the label {label!r}",
+                                 "give each agent of an A/B run its own `label` in the run "
+                                 "config"), "agents")
         labels[label] = spec
         spec.label = label
     if config.label is not None and not LABEL_RE.match(config.label):
-        raise AkaError(f"run label {config.label!r}: use letters, digits, '.', '-', '_'")
+        collect.add(AkaError(f"run label {config.label!r}: use letters, digits, '.', '-', "
+                             "'_'"), "label")
+    if problems is None:
+        collect.raise_all()
 
 
 def identity(config: RunConfig, task_ids: list[str], platform: str) -> dict[str, Any]:
@@ -274,12 +301,25 @@ def identity(config: RunConfig, task_ids: list[str], platform: str) -> dict[str,
     }
 
 
-def identity_diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """Human-readable differences, e.g. "attempts: 3 -> 5"."""
+def identity_diff(old: dict[str, Any], new: dict[str, Any], run_seed: int | None = None
+                  ) -> list[str]:
+    """Human-readable differences, e.g. "max_iterations: 3 -> 5". More attempts than recorded
+    is no difference (resuming with --attempts N adds attempts); fewer is. `run_seed`: the
+    seed the run drew for itself, named when a seed is given to a run that had none."""
     diffs = []
     for key in IDENTITY:
         before, after = old.get(key), new.get(key)
         if before == after:
+            continue
+        if key == "attempts" and isinstance(before, int) and isinstance(after, int):
+            if after > before:
+                continue
+            diffs.append(f"attempts: {before} -> {after} (attempts can be added to a run, "
+                         "not removed)")
+            continue
+        if key == "seed" and before is None and run_seed is not None:
+            diffs.append(f"seed: the run drew its own seed {run_seed} when it started -> "
+                         f"{after!r} (leave --seed out, or pass --seed {run_seed})")
             continue
         if key == "sandbox" and before is not None and after is not None:
             try:  # a run recorded as `auto` or `required` is an `on` run

@@ -22,14 +22,13 @@ from agentkernelarena.evaluate import EvalOptions, evaluate
 from agentkernelarena.platforms import get_platform
 from agentkernelarena.report.load import RunData, load_run
 from agentkernelarena.report.metrics import geomean, held_out_summary
+from agentkernelarena.report.redraws import HELDOUT_DIR
 from agentkernelarena.runner.gpus import DevicePool, make_slots
 from agentkernelarena.runner.manifest import now_iso
 from agentkernelarena.runner.plan import FINAL
 from agentkernelarena.runner.record import write_json_atomic
 from agentkernelarena.tasks import discover_tasks, load_task
 from agentkernelarena.tasks.spec import Task
-
-HELDOUT_DIR = "heldout"
 
 
 def solution_dir(task: Task, trial_dir: Path) -> tuple[Path, str] | None:

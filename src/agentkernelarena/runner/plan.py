@@ -1,9 +1,8 @@
-"""Planning a run: every check before anything starts, then the trials and what is left to do.
+"""A planned run: its trials, their folders and seeds, and what is left to do.
 
-A run is agents x tasks x attempts. Everything that can be wrong with it (an unknown agent or
-setting, a selector that matches nothing, a platform this machine lacks, an output folder that
-holds another run) is found here, before a folder is created or an agent started, so that a
-mistake costs a one-line error instead of an hour of wasted trials.
+A run is agents x tasks x attempts. runner/preflight.py checks everything and builds the
+RunPlan; this module holds the plan and what reads a run folder (the runner, the Ray executor
+and the reports all use it, and it imports none of them).
 
 Resume needs no journal: a trial is finished exactly when its trial.json is complete (written
 atomically), so a folder without one is an interrupted trial, to be wiped and run again.
@@ -13,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
 import shutil
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -22,12 +20,10 @@ from typing import Any
 
 from agentkernelarena.agents.registry import AgentSpec
 from agentkernelarena.errors import AkaError
-from agentkernelarena.platforms import Platform, get_platform
-from agentkernelarena.runner.config import RunConfig, check_complete, identity, identity_diff
+from agentkernelarena.platforms import Platform
+from agentkernelarena.runner.config import RunConfig, identity_diff
 from agentkernelarena.runner.manifest import MANIFEST, read_manifest
-from agentkernelarena.tasks import discover_tasks, select_tasks
 from agentkernelarena.tasks.spec import Task
-from agentkernelarena.workspace import sandbox as sandboxing
 
 TRIALS = "trials"
 TRIAL_JSON = "trial.json"
@@ -85,62 +81,6 @@ def default_out(config: RunConfig) -> Path:
     return Path("runs") / f"{name}-{stamp}"
 
 
-def no_sandbox_error(agents: list[str], reason: str) -> AkaError:
-    """Why agents that run code cannot be sandboxed here, and the two ways out."""
-    return AkaError(f"agent(s) {', '.join(agents)} must run in a sandbox (--sandbox on, the "
-                    f"default), and none can be made here: {reason}",
-                    "install bubblewrap (`apt-get install -y bubblewrap`), or pass --sandbox "
-                    "off (`sandbox: off` in a run config) to run the agents unsandboxed, "
-                    "explicitly: they can then read the held-out configurations")
-
-
-def check_sandbox(config: RunConfig, agents: dict[str, Any]) -> None:
-    """With the sandbox on, every agent that runs code (all but the in-process ones) needs a
-    working bubblewrap: refused here, before any trial starts, instead of running unsandboxed."""
-    if config.sandbox == "off":
-        return
-    programs = [label for label, agent in agents.items()
-                if not getattr(agent, "in_process", False)]
-    if not programs:
-        return
-    status = sandboxing.bwrap_status()
-    if not status.available:
-        raise no_sandbox_error(programs, status.reason)
-
-
-def check_agents(config: RunConfig) -> dict[str, AgentSpec]:
-    """Each agent exists, its settings parse, its own validate() passes; the sandbox the
-    agents need can be made."""
-    check_complete(config)
-    agents, created = {}, {}
-    for spec in config.agents:
-        agent = spec.create()  # unknown agent or setting: AkaError naming it
-        getattr(agent, "validate", lambda: None)()
-        agents[spec.label or spec.name] = spec
-        created[spec.label or spec.name] = agent
-    check_sandbox(config, created)
-    return agents
-
-
-def check_tasks(config: RunConfig) -> dict[str, Task]:
-    for folder in config.tasks_dirs:
-        if not folder.is_dir():
-            raise AkaError(f"tasks dir {folder}: not a folder")
-    tasks = select_tasks(config.tasks, discover_tasks(config.tasks_dirs))
-    return {t.id: t for t in tasks}
-
-
-def check_limits(config: RunConfig) -> None:
-    if config.executor == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise AkaError("--executor ray: Ray is not installed",
-                           "pip install 'agentkernelarena[ray]' (or pip install ray)") from None
-    elif config.ray_address:
-        raise AkaError("--ray-address is only for --executor ray")
-
-
 def check_out_folder(out: Path, resume: bool, ident: dict[str, Any]) -> dict[str, Any] | None:
     """None for a new run; the manifest of the run to resume; AkaError for anything else."""
     if out.exists() and not out.is_dir():
@@ -154,51 +94,13 @@ def check_out_folder(out: Path, resume: bool, ident: dict[str, Any]) -> dict[str
     if not resume:
         raise AkaError(f"output folder {out} already holds a run",
                        "pass --resume to continue it, or choose another --out")
-    diffs = identity_diff(manifest.get("identity", {}), ident)
+    diffs = identity_diff(manifest.get("identity", {}), ident, manifest.get("run_seed"))
     if diffs:
         raise AkaError(f"output folder {out} belongs to another run (differs in "
                        + "; ".join(diffs) + ")",
-                       "resume with the same config (or `aka run --resume --out DIR` alone), "
-                       "or choose another --out")
+                       "resume with the same config (or `aka run --resume --out DIR` alone; "
+                       "--attempts N may add attempts), or choose another --out")
     return manifest
-
-
-def prepare(config: RunConfig, resume: bool = False, retry_errors: bool = False) -> RunPlan:
-    """Validate everything and plan the trials; creates nothing on disk."""
-    agents = check_agents(config)
-    tasks = check_tasks(config)
-    platform = get_platform(config.platform)
-    check_limits(config)
-    if config.executor == "local":
-        from agentkernelarena.runner.gpus import make_slots
-
-        make_slots(platform, config.gpus, config.eval_concurrency)  # GPUs there? --gpus valid?
-    elif config.gpus:
-        raise AkaError("--gpus is for the local executor", "Ray decides where evaluations run")
-    if resume and config.out is None:
-        raise AkaError("--resume needs --out: the run folder to continue")
-    out = (config.out or default_out(config)).resolve()
-    ident = identity(config, list(tasks), platform.name)
-    manifest = check_out_folder(out, resume, ident)
-    if manifest is not None:
-        run_seed = int(manifest["run_seed"])
-    else:
-        run_seed = config.seed if config.seed is not None else secrets.randbelow(2**31 - 1)
-    # Attempt-major order: an interrupted run has every agent on the same trials (fair A/B).
-    trials = [TrialKey(label, task_id, attempt) for attempt in range(config.attempts)
-              for task_id in tasks for label in agents]
-    plan = RunPlan(config=config, out=out, platform=platform, agents=agents, tasks=tasks,
-                   trials=trials, identity=ident, run_seed=run_seed, manifest=manifest,
-                   retry_errors=retry_errors)
-    if manifest is not None and [p["id"] for p in manifest.get("plan", [])] != \
-            [k.id for k in trials]:
-        raise AkaError(f"output folder {out}: its planned trials differ from this config's",
-                       "resume with `aka run --resume --out DIR` alone")
-    if config.executor == "ray":
-        from agentkernelarena.runner.ray_executor import connect
-
-        connect(plan)  # an unreachable cluster or one without GPUs fails here, not mid-run
-    return plan
 
 
 def read_trial(path: Path, key: TrialKey | None = None) -> dict[str, Any] | None:

@@ -20,7 +20,8 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from agentkernelarena.cli.render import fmt_speedup
+from agentkernelarena.feedback import fmt_speedup
+from agentkernelarena.runner.outcome import agent_outcome, error_summary, marker, verdict_text
 
 LOG_NAME = "run.log"
 log = logging.getLogger("agentkernelarena.runner.run")
@@ -62,7 +63,9 @@ class RunProgress:
         self.done = len(finished)
         self.failed = 0
         self.verdicts: Counter[str] = Counter()
-        self.log_speedups: list[float] = []
+        self.agent_marks: Counter[str] = Counter()  # agent-failed, timed-out, no-change
+        # Per agent label: an A/B run's two agents are never pooled into one number.
+        self.log_speedups: dict[str, list[float]] = {}
         for record in finished:
             self._tally(record)
         self.started = time.monotonic()
@@ -81,9 +84,14 @@ class RunProgress:
 
     def _tally(self, record: dict[str, Any]) -> None:
         self.verdicts[record.get("verdict", "?")] += 1
+        mark = marker(agent_outcome(record))
+        if mark:
+            self.agent_marks[mark] += 1
+        label = str(record.get("agent_label") or record.get("agent") or "?")
+        logs = self.log_speedups.setdefault(label, [])
         speedup = record.get("speedup")
         if record.get("correct") and speedup and speedup > 0:
-            self.log_speedups.append(math.log(speedup))
+            logs.append(math.log(speedup))
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -130,14 +138,19 @@ class RunProgress:
             self.done += 1
             self.finished_now += 1
             self._tally(record)
-            line = (f"[{self.done}/{self.total}] {trial_id}: {record.get('verdict')} "
+            outcome = agent_outcome(record)
+            verdict = verdict_text(record.get("verdict"), outcome)
+            head = (f"[{self.done}/{self.total}] {trial_id}: {verdict} "
                     f"speedup {fmt_speedup(record.get('speedup'))} "
-                    f"score {record.get('score', 0):.1f} "
-                    f"({record.get('trial_wall_s', 0):.0f} s) | {self.stats_text()} "
-                    f"| ETA {self.eta_text()}")
-            log.info("trial %s finished: verdict %s, speedup %s, score %s", trial_id,
-                     record.get("verdict"), record.get("speedup"), record.get("score"))
-            self._update(line)
+                    f"score {record.get('score') or 0:.1f} "
+                    f"({record.get('trial_wall_s') or 0:.0f} s)")
+            error = error_summary(record.get("agent_error"))
+            log.info("trial %s finished: verdict %s, agent %s%s, speedup %s, score %.1f",
+                     trial_id, record.get("verdict"), outcome,
+                     f" ({error})" if error else "", fmt_speedup(record.get("speedup")),
+                     record.get("score") or 0)
+            self._update(self._fit(head, [f" | {self.stats_text()}",
+                                          f" | ETA {self.eta_text()}"]))
 
     def trial_failed(self, trial_id: str, error: str) -> None:
         with self._lock:
@@ -146,6 +159,18 @@ class RunProgress:
                       trial_id, error)
             self._update(f"[{self.done}/{self.total}] {trial_id}: FAILED TO RUN: "
                          f"{error.strip().splitlines()[-1] if error.strip() else error}")
+
+    def _fit(self, head: str, tails: list[str]) -> str:
+        """`head` plus as many of `tails` as fit the terminal's width on a live display (a
+        line that wraps mid-way breaks the bar); everything in plain mode (logs, pipes)."""
+        if not self.live:
+            return head + "".join(tails)
+        width = self._console.width
+        for tail in tails:
+            if len(head) + len(tail) > width:
+                break
+            head += tail
+        return head
 
     def _update(self, line: str) -> None:
         self.print(line)
@@ -164,10 +189,20 @@ class RunProgress:
     def eta_text(self) -> str:
         return fmt_duration(self.eta_s())
 
+    def geomeans(self) -> dict[str, float | None]:
+        """Per agent label: the geometric mean speedup of its correct trials so far."""
+        return {label: math.exp(sum(logs) / len(logs)) if logs else None
+                for label, logs in self.log_speedups.items()}
+
     def stats_text(self) -> str:
         tallies = " ".join(f"{v} {n}" for v, n in sorted(self.verdicts.items()))
-        mean = (math.exp(sum(self.log_speedups) / len(self.log_speedups))
-                if self.log_speedups else None)
-        failed = f" | failed {self.failed}" if self.failed else ""
-        return f"{tallies or 'no results yet'} | geomean speedup (correct) " \
-               f"{fmt_speedup(mean)}{failed}"
+        marks = " ".join(f"{m} {n}" for m, n in sorted(self.agent_marks.items()))
+        means = self.geomeans()
+        if len(means) <= 1:
+            speed = f"geomean speedup (correct) {fmt_speedup(next(iter(means.values()), None))}"
+        else:
+            speed = "geomean (correct) " + ", ".join(f"{label} {fmt_speedup(mean)}"
+                                                      for label, mean in means.items())
+        failed = f" | failed to run {self.failed}" if self.failed else ""
+        return (f"{tallies or 'no results yet'}" + (f" | {marks}" if marks else "")
+                + f" | {speed}{failed}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import tempfile
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -55,9 +55,24 @@ def workspace_patch(task: Task, workspace: Path) -> tuple[list[str], str]:
     return changed, "".join(chunks)
 
 
+def _create_temp(path: Path) -> tuple[int, str]:
+    """A new file beside `path`, created with mode 0666 less the umask, as open() does (a
+    mkstemp file would be 0600 whatever the umask, and results are meant to be shared: the
+    records hold no secrets, agent settings name key variables, never keys)."""
+    for _ in range(100):
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}"
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), str(tmp)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
+
+
 def write_json_atomic(path: Path, payload: Any) -> None:
+    """`payload` as JSON at `path`, atomically (a temporary file renamed over it); the file's
+    mode follows the umask."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    fd, tmp = _create_temp(path)
     try:
         with os.fdopen(fd, "w") as fh:
             json.dump(payload, fh, indent=2, default=str)

@@ -1,6 +1,6 @@
 """Running a planned run: lock the folder, record the manifest, run the trials, sum up.
 
-    plan = prepare(config, resume)       # runner/plan.py: all checks, nothing written
+    plan = prepare(config, resume)       # runner/preflight.py: all checks, nothing written
     outcome = execute(plan)              # this module
 
 The local executor runs trials on threads (agents are subprocesses or wait on model APIs, so
@@ -130,6 +130,7 @@ def _start_session(plan: RunPlan, names: list[str]) -> dict[str, Any]:
         if changed:
             log.warning("task files changed since this run started: %s (finished trials "
                         "were produced with the old versions)", ", ".join(changed))
+        _grow_attempts(plan, manifest)
     manifest["sessions"].append({
         "started_at": now_iso(), "pid": os.getpid(), "executor": plan.config.executor,
         "concurrency": plan.config.concurrency, "gpus": names,
@@ -137,6 +138,22 @@ def _start_session(plan: RunPlan, names: list[str]) -> dict[str, Any]:
         "to_run": len(plan.todo)})
     write_manifest(plan.out, manifest)
     return manifest
+
+
+def _grow_attempts(plan: RunPlan, manifest: dict[str, Any]) -> None:
+    """`aka run --resume --attempts N` with N above the recorded attempts: the new attempts'
+    trials join the plan (after the old ones), and the manifest records the new count."""
+    before = manifest.get("identity", {}).get("attempts")
+    after = plan.config.attempts
+    if not isinstance(before, int) or after <= before:
+        return
+    added = len(plan.trials) - len(manifest.get("plan", []))
+    manifest["identity"]["attempts"] = after
+    manifest.setdefault("config", {})["attempts"] = after
+    manifest["plan"] = plan.plan_json()
+    manifest.setdefault("attempts_added", []).append(
+        {"at": now_iso(), "from": before, "to": after})
+    log.info("attempts %d -> %d: %d trial(s) added to the run", before, after, added)
 
 
 def _run_local(plan: RunPlan, todo: list[TrialKey], progress: RunProgress,

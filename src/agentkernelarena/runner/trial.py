@@ -40,13 +40,20 @@ from agentkernelarena.agents.base import (
 )
 from agentkernelarena.agents.prompts import PROMPTS, build_prompt
 from agentkernelarena.agents.registry import AgentSpec
-from agentkernelarena.cli.render import feedback
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
 from agentkernelarena.evaluate.evaldir import missing_editable
+from agentkernelarena.feedback import feedback
 from agentkernelarena.platforms import get_platform
 from agentkernelarena.runner.config import SANDBOX_ALIASES, SANDBOX_MODES
-from agentkernelarena.runner.plan import no_sandbox_error
+from agentkernelarena.runner.outcome import (
+    AGENT_FAILED,
+    AGENT_TIMED_OUT,
+    agent_error,
+    agent_outcome,
+    error_summary,
+)
+from agentkernelarena.runner.preflight import no_sandbox_error
 from agentkernelarena.runner.record import (
     missing_result,
     usage_totals,
@@ -159,6 +166,22 @@ def _final_evaluation(task: Task, workspace: Path, options: TrialOptions) -> dic
         vs_compile=options.vs_compile, **eval_sandbox(options, workspace)))
 
 
+def _warn_agent(record: dict[str, Any]) -> None:
+    """A warning while the run goes on when the agent failed or timed out: the verdict alone
+    would read as a normal result (the baseline, left unchanged, is correct)."""
+    outcome = record["agent_outcome"]
+    if outcome not in (AGENT_FAILED, AGENT_TIMED_OUT):
+        return
+    error = record.get("agent_error") or {}
+    cause = error.get("likely_cause")
+    what = "failed" if outcome == AGENT_FAILED else "was stopped at the time limit"
+    log.warning("agent %s %s on %s #%s (%s)%s; the verdict %s is of the workspace it left%s",
+                record["agent_label"], what, record["task"], record["attempt"],
+                error_summary(error) or record["agent_failure"],
+                f"; likely cause: {cause}" if cause else "", record["verdict"],
+                "" if record["changed_files"] else ", the unchanged baseline")
+
+
 def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_dir: Path,
               options: TrialOptions | None = None) -> dict[str, Any]:
     """Run one trial in `trial_dir` (new or empty) and return its record (also trial.json)."""
@@ -170,7 +193,9 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
         raise AkaError("max_iterations must be at least 1")
     _sandbox_mode(agent, options)  # an unknown mode, or no sandbox: before the trial exists
     trial_dir = Path(trial_dir).resolve()
-    workspace = materialize(task, trial_dir / "workspace")
+    # For the prompt's and task card's platform note (the evaluation checks the platform).
+    platform_name = options.platform or get_platform(None).name
+    workspace = materialize(task, trial_dir / "workspace", platform_name)
     time_limit = options.time_limit_s or task.timeouts.get("agent", 3600.0)
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     started = time.monotonic()
@@ -200,7 +225,7 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
                                   workspace=workspace, time_left_s=left,
                                   previous_feedback=previous[0] if previous else None,
                                   previous_verdict=previous[1] if previous else None,
-                                  prompt_dir=options.prompt_dir)
+                                  prompt_dir=options.prompt_dir, platform=platform_name)
             (out_dir / "prompt.md").write_text(prompt)
             run = AgentRun(task=task, workspace=workspace, prompt=prompt, out_dir=out_dir,
                            deadline=deadline, iteration=index, max_iterations=iterations_max,
@@ -268,6 +293,8 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
                                            {"evaluated": False, "correct": None, "speedup": None}),
         "agent_failure": stop_failure,
         "timed_out": timed_out,
+        "agent_outcome": None,  # set below, from these fields (runner/outcome.py)
+        "agent_error": agent_error(outcomes, sandbox_info["kind"] == "bwrap"),
         "messages": messages,
         "sandboxed": sandbox_info["sandboxed"],
         "sandbox": sandbox_info,
@@ -283,5 +310,7 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "arena_version": agentkernelarena.__version__,
     }
+    result["agent_outcome"] = agent_outcome({**result, "agent_outcome": None})
+    _warn_agent(result)
     write_json_atomic(trial_dir / "trial.json", result)
     return result

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agentkernelarena.cli.render import feedback
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
+from agentkernelarena.feedback import feedback
 from agentkernelarena.tasks.spec import Task
 
 log = logging.getLogger(__name__)

@@ -9,17 +9,22 @@ from __future__ import annotations
 import json
 import shutil
 import stat
+import sys
 from pathlib import Path
 
 import yaml
 
+import agentkernelarena
 from agentkernelarena.errors import AkaError
+from agentkernelarena.tasks.loader import BUNDLED_SUITES
 from agentkernelarena.tasks.spec import Task
 
 CHECK_SCRIPT = '''#!/usr/bin/env python3
 """Compile, check and time this workspace on the task's visible configurations.
 
-It prints the same verdicts the arena will use for the final evaluation.
+It prints the same verdicts the arena will use for the final evaluation. Any python3 can run
+this file: it only uses the standard library, and runs the arena's evaluation with the
+interpreter the arena was installed in (recorded below; $AKA_PYTHON overrides it).
 """
 import os
 import subprocess
@@ -36,28 +41,48 @@ if socket_path:
         while chunk := conn.recv(65536):
             sys.stdout.write(chunk.decode(errors="replace"))
     sys.exit(0)
-cmd = [sys.executable, "-m", "agentkernelarena", "eval", {task_id!r}, "--solution", here,
-       "--visible-only", "--feedback"]
+ARENA_PYTHON = {python!r}
+ARENA_PATH = {arena_path!r}  # the folder holding the agentkernelarena package
+TASKS_DIR = {tasks_dir!r}
+python = os.environ.get("AKA_PYTHON") or (ARENA_PYTHON if os.path.exists(ARENA_PYTHON)
+                                          else sys.executable)
+env = dict(os.environ)
+env["PYTHONPATH"] = os.pathsep.join(p for p in (ARENA_PATH, env.get("PYTHONPATH")) if p)
+cmd = [python, "-m", "agentkernelarena", "eval", {task_id!r}, "--solution", here,
+       "--visible-only", "--feedback"] + (["--tasks-dir", TASKS_DIR]
+                                          if os.path.isdir(TASKS_DIR) else [])
 try:
-    sys.exit(subprocess.call(cmd))
+    sys.exit(subprocess.call(cmd, env=env))
 except OSError as exc:
-    sys.exit(f"check: cannot run the arena's evaluation ({exc}); run it where AgentKernelArena "
-             "is installed, or through the arena's agent loop")
+    sys.exit(f"check: cannot run the arena's evaluation with {python} ({exc}); set "
+             "AKA_PYTHON to the python that has AgentKernelArena installed")
 '''
 
 
-def _configs_table(task: Task, platform_note: str) -> str:
+CPU_NOTE = ("This run is on the CPU platform: there is no GPU. Your code is evaluated on the "
+            "CPU, on small configurations, and timed with the host clock, so speedups here "
+            "are not comparable with GPU runs; keep the code a correct GPU kernel all the "
+            "same.")
+
+
+def _configs_table(task: Task, platform: str | None = None) -> str:
     rows = [f"- `{c.name}`: " + ", ".join(f"{k}={v}" for k, v in c.params.items())
             for c in task.visible]
     small = [f"- `{c.name}`: " + ", ".join(f"{k}={v}" for k, v in c.params.items())
              for c in task.cpu_visible]
+    if platform == "cpu" and small:
+        return ("On this run's CPU platform these smaller ones are used:\n\n"
+                + "\n".join(small) + "\n\nOn a GPU, these:\n\n" + "\n".join(rows))
     text = "\n".join(rows)
     if small:
-        text += f"\n\n{platform_note}\n\n" + "\n".join(small)
+        text += "\n\nOn a machine without a GPU these smaller ones are used:\n\n" + \
+            "\n".join(small)
     return text
 
 
-def task_card(task: Task) -> str:
+def task_card(task: Task, platform: str | None = None) -> str:
+    """TASK.md; `platform` "cpu" adds what a CPU run means (small configurations, host-clock
+    timings), so an agent does not tune for a GPU it does not have."""
     tolerances = "\n".join(f"- {dtype}: atol={t.atol:g}, rtol={t.rtol:g}"
                            for dtype, t in task.tolerance.items())
     editable = ", ".join(f"`{p}`" for p in task.editable)
@@ -66,10 +91,11 @@ def task_card(task: Task) -> str:
     context = ("\nRead-only here, for reference: " + ", ".join(f"`{p}`" for p in task.context)
                + " (pristine in every evaluation).\n") if task.context else ""
     notes = f"\n## Hardware notes\n\n{task.hardware_notes}\n" if task.hardware_notes else ""
+    cpu = f"\n## Platform\n\n{CPU_NOTE}\n" if platform == "cpu" else ""
     return f"""# Task {task.id}
 
 {task.description}
-
+{cpu}
 ## What to deliver
 
 Make `{task.entry}` faster while computing the same function as `{task.reference}`.
@@ -79,7 +105,7 @@ work in {task.language} kernels; PyTorch may allocate, view and reshape, not com
 
 ## Configurations you are scored on
 
-{_configs_table(task, "On a machine without a GPU these smaller ones are used:")}
+{_configs_table(task, platform)}
 
 The final evaluation also runs configurations you do not see (other sizes, aspect ratios and
 alignments): do not hard-code shapes.
@@ -107,8 +133,20 @@ the visible configurations and prints the verdict the arena will use.
 {notes}"""
 
 
-def materialize(task: Task, dest: Path) -> Path:
-    """Write the workspace for `task` into `dest` (which must be empty or absent)."""
+def check_script(task: Task) -> str:
+    """The workspace's ./check, pointing at this arena's interpreter and package."""
+    arena_path = str(Path(agentkernelarena.__file__).resolve().parent.parent)
+    suite = task.root.resolve().parent.parent
+    bundled = suite == BUNDLED_SUITES.resolve()  # found without --tasks-dir (no duplicates)
+    return (CHECK_SCRIPT.replace("{task_id!r}", repr(task.id))
+            .replace("{python!r}", repr(sys.executable))
+            .replace("{arena_path!r}", repr(arena_path))
+            .replace("{tasks_dir!r}", repr("" if bundled else str(suite))))
+
+
+def materialize(task: Task, dest: Path, platform: str | None = None) -> Path:
+    """Write the workspace for `task` into `dest` (which must be empty or absent); `platform`:
+    the evaluation platform's name, for the task card."""
     dest = Path(dest)
     if dest.exists() and any(dest.iterdir()):
         raise AkaError(f"workspace folder {dest} is not empty", "pass a new or empty folder")
@@ -120,9 +158,9 @@ def materialize(task: Task, dest: Path) -> Path:
         shutil.copyfile(task.root / rel, target)
         if rel in task.context:  # read-only: the evaluation takes only editable files anyway
             target.chmod(0o444)
-    (dest / "TASK.md").write_text(task_card(task))
+    (dest / "TASK.md").write_text(task_card(task, platform))
     check = dest / "check"
-    check.write_text(CHECK_SCRIPT.replace("{task_id!r}", repr(task.id)))
+    check.write_text(check_script(task))
     check.chmod(check.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     shutil.copyfile(check, dest / "check.py")
     meta = {"task": task.id, "editable": task.editable,
