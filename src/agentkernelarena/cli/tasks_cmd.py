@@ -12,9 +12,9 @@ from rich.table import Table
 
 from agentkernelarena.cli.options import json_option, platform_option, tasks_dir_option
 from agentkernelarena.tasks.check import check_task
-from agentkernelarena.tasks.loader import discover_tasks, find_task, select_tasks
 from agentkernelarena.tasks.importers.kernelbench import CATEGORIES as IMPORT_CATEGORIES
 from agentkernelarena.tasks.importers.kernelbench import import_kernelbench
+from agentkernelarena.tasks.loader import discover_tasks, find_task, select_tasks
 from agentkernelarena.tasks.scaffold import new_task
 from agentkernelarena.workspace import materialize as materialize_workspace
 

@@ -44,7 +44,10 @@ LAYOUTS = {
 
 
 def template_text(*parts: str) -> str:
-    return resources.files("agentkernelarena").joinpath("templates", "tasks", *parts).read_text()
+    """A file of templates/tasks/; those with ${placeholders} end in .tmpl (not Python yet)."""
+    base = resources.files("agentkernelarena").joinpath("templates", "tasks", *parts[:-1])
+    exact = base.joinpath(parts[-1])
+    return (exact if exact.is_file() else base.joinpath(parts[-1] + ".tmpl")).read_text()
 
 
 def _render(text: str, values: dict[str, str]) -> str:
@@ -98,7 +101,8 @@ def _task_yaml(task_id: str, category: str, layout: Layout) -> str:
         f"    - {{N: 4194305, dtype: {odd}}}",
         "  held_out_draws:",
         "    count: 1",
-        f"    params: {{N: {{int: [1000000, 60000000]}}, dtype: {{choice: [{', '.join(dtypes)}]}}}}",
+        "    params: {N: {int: [1000000, 60000000]}, dtype: {choice: [" + ", ".join(dtypes)
+        + "]}}",
         "  cpu:                          # small sizes for the CPU platform",
         f"    visible: [{{N: 4096, dtype: {big}}}, {{N: 1000, dtype: {odd}}}]",
         f"    held_out: [{{N: 3001, dtype: {big}}}, {{N: 77, dtype: {odd}}}]",

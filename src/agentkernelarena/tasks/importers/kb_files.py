@@ -93,13 +93,15 @@ def _configs(items: list[dict[str, int]]) -> list[dict[str, int]]:
 
 def task_yaml(c: Converted, editable: list[str]) -> str:
     language = CATEGORY_LANGUAGE[c.category]
+    shown = "Triton" if language == "triton" else language.upper()
     description = (
         f"Imported from the KernelBench-convention problem {c.parsed.path.name} (problem.py, "
-        f"read-only): compute what its Model.forward computes, with {language} kernels. The "
-        "entry receives get_inputs()'s values, then the model's parameters and buffers (seeded "
-        "per evaluation), then the problem's int constants (kb_harness.py has the layout). "
-        "The baseline is the PyTorch model itself, run eagerly (baseline.py). kernel.py starts "
-        "as a skeleton that is wired to its kernels but does not compute the function yet.")
+        f"read-only): compute what its Model.forward computes, with {shown} kernels. The entry "
+        "receives the values of get_inputs(), then the parameters and buffers of the model "
+        "(seeded per evaluation), then the int constants of the problem (kb_harness.py has the "
+        "layout). The baseline is the PyTorch model itself, run eagerly (baseline.py). "
+        "kernel.py starts as a skeleton that is wired to its kernels but does not compute the "
+        "function yet.")
     raw: dict[str, Any] = {
         "id": c.task_id, "category": c.category, "language": language,
         "description": description,
