@@ -133,14 +133,28 @@ def test_native_categories_get_a_binding_and_kernel(tmp_path):
         assert task.context == ["problem.py", "kb_harness.py"]
 
 
+# evaluate/session.py decides "compile-only" from the baseline alone: a torch2* candidate that
+# compiled but cannot run here (no GPU) is reported compile_error, with the compiler's success
+# message as its reason. Until that is fixed, that misreport is the only problem allowed.
+MISREPORT = "not run: no GPU on this machine"
+
+
+def only_the_compile_only_misreport(proc: subprocess.CompletedProcess[str]) -> bool:
+    problems = [line.strip() for line in proc.stdout.splitlines() if line.strip().startswith("-")]
+    return proc.returncode == 0 or (bool(problems) and all(
+        "verdict compile_error" in p and MISREPORT in p for p in problems))
+
+
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="evaluate/session.py: a torch2* candidate that compiled "
-                   "but cannot run (no GPU) is a compile_error when the baseline is PyTorch")
-def test_native_import_passes_the_cpu_check(tmp_path):
-    import_kernelbench([PROBLEMS / "19_ReLU.py"], tmp_path, "torch2cuda")
-    proc = aka("tasks", "check", "torch2cuda/kb_19_relu", "--tasks-dir", str(tmp_path),
-               "--platform", "cpu")
-    assert proc.returncode == 0, proc.stdout
+@pytest.mark.parametrize("category", ["torch2cuda", "torch2hip"])
+def test_native_import_builds_and_its_baseline_passes_the_cpu_check(category, tmp_path):
+    """The baseline in the skeleton's place passes; the skeleton compiles (nvcc sm_90, hipcc
+    gfx90a and translated)."""
+    import_kernelbench([PROBLEMS / "76_Linear_LayerNorm_GELU.py"], tmp_path, category)
+    proc = aka("tasks", "check", f"{category}/kb_76_linear_layernorm_gelu", "--tasks-dir",
+               str(tmp_path), "--platform", "cpu")
+    assert "baseline:" not in proc.stdout, proc.stdout
+    assert only_the_compile_only_misreport(proc), proc.stdout + proc.stderr
 
 
 def test_unknown_category_is_refused(tmp_path):
@@ -149,3 +163,15 @@ def test_unknown_category_is_refused(tmp_path):
     assert proc.returncode == 2 and "hip2hip" in proc.stderr
     assert not any(tmp_path.iterdir())
     shutil.rmtree(tmp_path)
+
+
+def test_the_workspace_holds_the_problem_and_says_skeleton(imported, tmp_path):
+    from agentkernelarena.workspace import materialize
+
+    task = load_task(imported / "torch2triton" / "kb_80_conv2d_batchnorm_relu")
+    materialize(task, tmp_path / "ws")
+    names = {p.name for p in (tmp_path / "ws").iterdir()}
+    assert {"kernel.py", "reference.py", "problem.py", "kb_harness.py"} <= names
+    assert "baseline.py" not in names and "task.yaml" not in names
+    assert "is a skeleton that does not compute the function yet" in \
+        (tmp_path / "ws" / "TASK.md").read_text()

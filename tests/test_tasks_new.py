@@ -14,7 +14,7 @@ from agentkernelarena.tasks.scaffold import LAYOUTS, new_task
 
 PYTHON_CATEGORIES = ["triton2triton", "torch2triton", "instruction2triton"]
 NATIVE_CATEGORIES = ["cuda2cuda", "hip2hip"]
-# See the xfail below: the CPU check of torch2cuda/torch2hip hits an evaluator bug.
+# The CPU check of torch2cuda/torch2hip hits an evaluator misreport (test at the end).
 EAGER_NATIVE = ["torch2cuda", "torch2hip"]
 
 
@@ -69,8 +69,10 @@ def test_native_scaffolds_pass_the_cpu_check(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="evaluate/session.py: a torch2* candidate that compiled "
-                   "but cannot run (no GPU) is a compile_error when the baseline is PyTorch")
-def test_eager_native_scaffolds_pass_the_cpu_check(tmp_path):
+def test_eager_native_scaffolds_compile_on_the_cpu(tmp_path):
+    """torch2cuda/torch2hip: compiled for sm_90 / gfx90a; only the evaluator's compile-only
+    misreport (see test_tasks_import.MISREPORT) may remain."""
+    from test_tasks_import import only_the_compile_only_misreport
+
     proc = _check(tmp_path, EAGER_NATIVE)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert only_the_compile_only_misreport(proc), proc.stdout + proc.stderr

@@ -66,13 +66,17 @@ def task_card(task: Task) -> str:
     context = ("\nRead-only here, for reference: " + ", ".join(f"`{p}`" for p in task.context)
                + " (pristine in every evaluation).\n") if task.context else ""
     notes = f"\n## Hardware notes\n\n{task.hardware_notes}\n" if task.hardware_notes else ""
+    goal = (f"`{task.entry}` is a skeleton that does not compute the function yet: make it "
+            f"compute the same function as `{task.reference}`, faster than the baseline "
+            "(the PyTorch model, eager)." if task.skeleton else
+            f"Make `{task.entry}` faster while computing the same function as `{task.reference}`.")
     return f"""# Task {task.id}
 
 {task.description}
 
 ## What to deliver
 
-Make `{task.entry}` faster while computing the same function as `{task.reference}`.
+{goal}
 Only {editable} will be taken from this folder; anything else you change is ignored.{context}
 Keep the signature of `{task.entry.function}`. Category `{task.category}`: the entry must do its
 work in {task.language} kernels; PyTorch may allocate, view and reshape, not compute the result.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import textwrap
 from dataclasses import dataclass
 from string import Template
 from typing import Any
@@ -129,7 +130,8 @@ def task_files(c: Converted) -> dict[str, str]:
                          if "[" in kind), names[0])
     values = {
         "task_id": c.task_id, "constants": repr(constants), "n_inputs": str(len(c.input_names)),
-        "state": repr(c.state), "signature": ", ".join(names), "first": first_tensor,
+        "state": repr(c.state), "signature": textwrap.fill(", ".join(names), width=86,
+                                   subsequent_indent=" " * 12), "first": first_tensor,
         "arguments": _arguments(c, names),
         "returns": ", ".join(c.cpu_shape.detail["outputs"]) + " at that configuration",
     }

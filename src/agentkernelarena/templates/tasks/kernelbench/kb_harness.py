@@ -27,6 +27,14 @@ from torch.func import functional_call
 NOISE = 0.1
 
 
+def _rng_devices(device: str) -> list[int]:
+    """The CUDA devices whose random state a forked RNG must save and restore."""
+    dev = torch.device(device)
+    if dev.type != "cuda":
+        return []
+    return [dev.index if dev.index is not None else torch.cuda.current_device()]
+
+
 class Problem:
     def __init__(self, path: Path, constants: list[str], n_inputs: int, state: list[str]) -> None:
         self.path = Path(path)
@@ -64,10 +72,7 @@ class Problem:
     def make_inputs(self, config: dict[str, Any], seed: int, device: str) -> tuple:
         values = {c: config[c] for c in self.constants}
         module = self.module(values)
-        dev = torch.device(device)
-        rng_devices = [dev.index if dev.index is not None else torch.cuda.current_device()] \
-            if dev.type == "cuda" else []
-        with torch.random.fork_rng(devices=rng_devices):
+        with torch.random.fork_rng(devices=_rng_devices(device)):
             torch.manual_seed(seed)
             with torch.device(device):
                 inputs = list(module.get_inputs())
@@ -89,7 +94,7 @@ class Problem:
         """The model's structure for one configuration (its tensors are replaced per call)."""
         key = (tuple(sorted(values.items())), str(device))
         if key not in self._models:
-            with torch.random.fork_rng(devices=[]):
+            with torch.random.fork_rng(devices=_rng_devices(str(device))):
                 model = self._build(self.module(values), str(device))
             self._models[key] = (model, {n for n, _ in model.named_buffers()})
         return self._models[key]
