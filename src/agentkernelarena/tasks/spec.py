@@ -158,6 +158,7 @@ class Task:
             "tolerance": {k: {"atol": v.atol, "rtol": v.rtol} for k, v in self.tolerance.items()},
             "in_place": self.in_place,
             "has_solution": self.solution_dir is not None,
+            "skeleton": self.skeleton,
             "bytes": self.bytes_expr,
             "flops": self.flops_expr,
             "tags": list(self.tags),

@@ -192,6 +192,10 @@ def import_kernelbench(sources: list[Path], out_dir: Path,
         except AkaError as exc:
             report.skipped.append({"source": str(path), "reason": exc.message})
             continue
+        except Exception as exc:  # the problem's own code failed somewhere unforeseen
+            report.skipped.append({"source": str(path), "reason": "conversion failed: "
+                                   f"{type(exc).__name__}: {str(exc)[:500]}"})
+            continue
         report.imported.append({"source": str(path), "task": converted.task_id,
                                 "path": str(dest)})
     return report
