@@ -175,3 +175,25 @@ def test_the_workspace_holds_the_problem_and_says_skeleton(imported, tmp_path):
     assert "baseline.py" not in names and "task.yaml" not in names
     assert "is a skeleton that does not compute the function yet" in \
         (tmp_path / "ws" / "TASK.md").read_text()
+
+
+def test_a_broken_skeleton_fails_the_check(imported, tmp_path):
+    from agentkernelarena.tasks.check import check_task
+
+    root = tmp_path / "torch2triton" / "kb_19_relu"
+    shutil.copytree(imported / "torch2triton" / "kb_19_relu", root)
+    (root / "kernel.py").write_text("def forward(x, batch_size, dim):\n    return undefined\n")
+    report = check_task(load_task(root), "cpu")
+    assert not report["ok"]
+    assert [p for p in report["problems"] if p.startswith("skeleton: verdict")], report
+    assert not [p for p in report["problems"] if p.startswith("baseline")], report
+
+
+def test_a_skeleton_needs_a_baseline(tmp_path):
+    from agentkernelarena.errors import TaskError
+    from agentkernelarena.tasks.scaffold import new_task
+
+    root = new_task("triton2triton/no_baseline", tmp_path)
+    (root / "task.yaml").write_text((root / "task.yaml").read_text() + "skeleton: true\n")
+    with pytest.raises(TaskError, match="skeleton"):
+        load_task(root)
