@@ -1,4 +1,4 @@
-"""`aka tasks list|show|materialize|check`."""
+"""`aka tasks list|show|materialize|check|new|import`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from rich.table import Table
 
 from agentkernelarena.cli.options import json_option, platform_option, tasks_dir_option
 from agentkernelarena.tasks.check import check_task
+from agentkernelarena.tasks.importers.kernelbench import CATEGORIES as IMPORT_CATEGORIES
+from agentkernelarena.tasks.importers.kernelbench import import_kernelbench
 from agentkernelarena.tasks.loader import discover_tasks, find_task, select_tasks
+from agentkernelarena.tasks.scaffold import new_task
 from agentkernelarena.workspace import materialize as materialize_workspace
 
 
@@ -100,4 +103,50 @@ def check(selectors: tuple[str, ...], platform: str | None, tasks_dirs: tuple[Pa
     if as_json:
         click.echo(json.dumps(reports, indent=2))
     if not all(r["ok"] for r in reports):
+        sys.exit(1)
+
+
+@tasks.command("new")
+@click.argument("task_id", metavar="CATEGORY/NAME")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("."), show_default=True,
+              help="Write the task to OUT/CATEGORY/NAME (use OUT as --tasks-dir).")
+def new(task_id: str, out_dir: Path) -> None:
+    """Scaffold a task (baseline, reference, inputs, configurations) that passes the check."""
+    dest = new_task(task_id, out_dir)
+    click.echo(f"wrote {task_id} to {dest}")
+    click.echo(f"check it with: aka tasks check {task_id} --tasks-dir {out_dir}")
+
+
+@tasks.group("import")
+def import_group() -> None:
+    """Turn other benchmarks' problems into task folders."""
+
+
+@import_group.command("kernelbench")
+@click.argument("sources", nargs=-1, required=True,
+                type=click.Path(exists=True, path_type=Path))
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Write tasks to OUT/CATEGORY/NAME (use OUT as --tasks-dir).")
+@click.option("--category", type=click.Choice(IMPORT_CATEGORIES), default="torch2cuda",
+              show_default=True, help="What the agent delivers.")
+@json_option
+def import_kernelbench_cmd(sources: tuple[Path, ...], out_dir: Path, category: str,
+                           as_json: bool) -> None:
+    """Import KernelBench-convention problem files (or every *.py of a folder).
+
+    Problems that cannot be converted are listed with the reason; nothing of them is written.
+    Exit status 1 when any was skipped. The files are executed: import only what you would run.
+    """
+    report = import_kernelbench(list(sources), out_dir, category)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        for item in report.imported:
+            click.echo(f"{click.style('imported', fg='green')} {item['task']} <- {item['source']}")
+        for item in report.skipped:
+            click.echo(f"{click.style('skipped', fg='red')} {item['source']}: {item['reason']}")
+        click.echo(f"{len(report.imported)} imported, {len(report.skipped)} skipped; check them "
+                   f"with: aka tasks check {category} --tasks-dir {out_dir} --platform cpu")
+    if report.skipped:
         sys.exit(1)

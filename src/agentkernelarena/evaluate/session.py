@@ -191,6 +191,12 @@ class Session:
                 raise Stop("compile_only", "the candidate compiled; this machine cannot run "
                            "the task's native code (no GPU), so it was not run")
             raise Stop("compile_error", _text(reply))
+        if kind == "compile_only" and self.req["device"] == "cpu":
+            # A native candidate for a task whose baseline runs here (torch2cuda on the CPU):
+            # compiled, not runnable. Only on the CPU platform: on a GPU the claim would
+            # spare the candidate its gates.
+            raise Stop("compile_only", "the candidate compiled; this machine cannot run "
+                       "its native code (no GPU), so it was not run")
         if not reply.get("ok"):
             raise Stop("crash" if kind == "crash" else "compile_error", _text(reply))
         self.split = self.req["splits"][0]

@@ -2,10 +2,15 @@
 
 It runs the pristine baseline through the evaluator as if it were a candidate (visible and
 held-out, with the sanity checks of evaluate/sanity.py), then the task's solution if it has one.
+
+A `skeleton` task (imported ones) starts the agent from files that do not compute the function
+yet. There the baseline (`baseline:`, PyTorch) takes the candidate's place, with the rules for
+candidates off (it computes with PyTorch by design), and the skeleton only has to build and run.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -43,13 +48,36 @@ def _formula_problems(task: Task) -> list[str]:
     return problems
 
 
+# What a skeleton may do: build and run; computing the function is the agent's work.
+_SKELETON_VERDICTS = ("ok", "incorrect", "compile_only")
+
+
+def _check_skeleton(task: Task, platform: str | None) -> tuple[dict[str, Any], list[str]]:
+    assert task.baseline is not None
+    as_candidate = dataclasses.replace(task, entry=task.baseline, editable=[task.baseline.file],
+                                       skeleton=False)
+    baseline = evaluate(as_candidate, task.root, EvalOptions(
+        platform=platform, measure=False, sanity=True, sandbox="auto", guards=False))
+    problems = _problems_of("baseline", baseline)
+    skeleton = evaluate(task, task.root, EvalOptions(platform=platform, measure=False,
+                                                     held_out=False, sandbox="auto"))
+    if skeleton["verdict"] not in _SKELETON_VERDICTS:
+        problems.append(f"skeleton: verdict {skeleton['verdict']} (it must build and run): "
+                        + "; ".join(skeleton["reasons"])[:2000])
+    return baseline, problems
+
+
 def check_task(task: Task, platform: str | None = None) -> dict[str, Any]:
     started = time.monotonic()
     problems: list[str] = _formula_problems(task)
     # The task's own files and solution: sandboxed where it works, else run plainly.
     options = EvalOptions(platform=platform, measure=False, sanity=True, sandbox="auto")
-    baseline = evaluate(task, task.root, options)
-    problems += _problems_of("baseline", baseline)
+    if task.skeleton:
+        baseline, found = _check_skeleton(task, platform)
+        problems += found
+    else:
+        baseline = evaluate(task, task.root, options)
+        problems += _problems_of("baseline", baseline)
     problems += baseline.get("sanity_issues", [])
     problems += (baseline.get("held_out") or {}).get("sanity_issues", [])
     solution_dir = task.solution_dir

@@ -44,7 +44,7 @@ DEFAULT_TIMEOUTS = {"compile": 300.0, "correctness": 300.0, "performance": 300.0
 _REQUIRED = ("id", "category", "language", "description", "entry", "editable", "reference",
              "inputs", "configs", "tolerance")
 _OPTIONAL = ("reference_upcast", "in_place", "bytes", "flops", "timeouts", "tags", "hardware_notes",
-             "baseline", "context")
+             "baseline", "context", "skeleton")
 _CONFIG_SETS = ("visible", "held_out", "held_out_draws", "cpu")
 
 
@@ -109,6 +109,9 @@ class Task:
     # Pristine files the agent may read but not change (copied into the workspace read-only),
     # e.g. a native task's binding.cpp.
     context: list[str] = field(default_factory=list)
+    # The pristine editable files are a starting point that does not compute the function yet
+    # (imported tasks): `aka tasks check` then runs the baseline in the candidate's place.
+    skeleton: bool = False
 
     @property
     def name(self) -> str:
@@ -155,6 +158,7 @@ class Task:
             "tolerance": {k: {"atol": v.atol, "rtol": v.rtol} for k, v in self.tolerance.items()},
             "in_place": self.in_place,
             "has_solution": self.solution_dir is not None,
+            "skeleton": self.skeleton,
             "bytes": self.bytes_expr,
             "flops": self.flops_expr,
             "tags": list(self.tags),
@@ -316,6 +320,7 @@ def parse_task(raw: Any, task_yaml: Path) -> Task:
         baseline=(_parse_file_ref(raw["baseline"], task_yaml, "baseline")
                   if raw.get("baseline") is not None else None),
         context=[str(p) for p in raw.get("context") or []],
+        skeleton=bool(raw.get("skeleton", False)),
     )
     if task.entry.file in {task.reference.file}:
         raise _fail(task_yaml, "entry", "the entry and the reference must be different files")
@@ -323,6 +328,9 @@ def parse_task(raw: Any, task_yaml: Path) -> Task:
         raise _fail(task_yaml, "editable", "the reference and inputs files must not be editable")
     if task.baseline is not None and task.baseline.file in task.editable:
         raise _fail(task_yaml, "baseline", "the baseline must not be an editable file")
+    if task.skeleton and task.baseline is None:
+        raise _fail(task_yaml, "skeleton", "a skeleton task needs a 'baseline' that computes "
+                    "the function (the check runs it in the skeleton's place)")
     if set(task.context) & set(task.editable):
         raise _fail(task_yaml, "context", "context files are read-only: not editable ones")
     return task

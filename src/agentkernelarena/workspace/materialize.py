@@ -92,13 +92,17 @@ def task_card(task: Task, platform: str | None = None) -> str:
                + " (pristine in every evaluation).\n") if task.context else ""
     notes = f"\n## Hardware notes\n\n{task.hardware_notes}\n" if task.hardware_notes else ""
     cpu = f"\n## Platform\n\n{CPU_NOTE}\n" if platform == "cpu" else ""
+    goal = (f"`{task.entry}` is a skeleton that does not compute the function yet: make it "
+            f"compute the same function as `{task.reference}`, faster than the baseline "
+            "(the PyTorch model, eager)." if task.skeleton else
+            f"Make `{task.entry}` faster while computing the same function as `{task.reference}`.")
     return f"""# Task {task.id}
 
 {task.description}
 {cpu}
 ## What to deliver
 
-Make `{task.entry}` faster while computing the same function as `{task.reference}`.
+{goal}
 Only {editable} will be taken from this folder; anything else you change is ignored.{context}
 Keep the signature of `{task.entry.function}`. Category `{task.category}`: the entry must do its
 work in {task.language} kernels; PyTorch may allocate, view and reshape, not compute the result.
