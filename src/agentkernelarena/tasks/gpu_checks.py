@@ -36,7 +36,9 @@ def _cost(task: Task, params: dict[str, Any]) -> float:
 
 
 def draw_extremes(task: Task) -> list[Config]:
-    """The cheapest and the costliest of many draws: where a time window is left first."""
+    """The cheapest and the costliest of many draws by the task's cost formula, and the draws
+    with the smallest and largest value of each integer parameter: where a time window is left
+    first (a histogram with two bins is slow for its size: every value hits one counter)."""
     if task.held_out_draws is None:
         return []
     drawn = [params for seed in range(DRAW_SAMPLES)
@@ -45,7 +47,14 @@ def draw_extremes(task: Task) -> list[Config]:
         return []
     ranked = sorted(drawn, key=lambda p: _cost(task, p))
     picks = [("draw-min", ranked[0]), ("draw-max", ranked[-1])]
-    return [Config(f"{label}-{config_name(params)}", params) for label, params in picks]
+    for key in sorted({k for p in drawn for k, v in p.items() if isinstance(v, int)}):
+        by_key = sorted(drawn, key=lambda p, k=key: (p.get(k, 0), _cost(task, p)))
+        picks += [(f"draw-min{key}", by_key[0]), (f"draw-max{key}", by_key[-1])]
+    chosen: list[Config] = []
+    for label, params in picks:
+        if all(params != c.params for c in chosen):
+            chosen.append(Config(f"{label}-{config_name(params)}", params))
+    return chosen
 
 
 def with_extremes(task: Task) -> Task:

@@ -153,7 +153,7 @@ class _ConfigPass:
     def _zeros_share(self) -> None:
         for index, r in enumerate(self.ref):
             atol, rtol = _tol_of(self.tolerances, self.native[index])
-            share = variants.zeros_pass_share(r, atol, rtol)
+            share = variants.zeros_pass_share(r, self.native[index].dtype, atol, rtol)
             key = f"{self.config.name}" + (f"[output {index}]" if len(self.ref) > 1 else "")
             self.tally.zeros_pass[key] = round(share, 4)
 
