@@ -74,3 +74,28 @@ def test_the_bound_uses_the_peak_of_the_tasks_precision_class():
     flops = "2 * M * N * K"
     assert sol.check([dict(c) for c in fake], params, None, flops, "NVIDIA H200") == []
     assert sol.check([dict(c) for c in fake], params, None, flops, "NVIDIA H200", "fp32")
+
+
+def test_check_task_times_visible_held_out_and_draw_extremes(task_copy, monkeypatch):
+    """The timed path of `aka tasks check` end to end, on the CPU platform made to look
+    comparable: both evaluations measured, the draw extremes among the held-out rows."""
+    import dataclasses
+
+    from agentkernelarena.platforms import get_platform
+    from agentkernelarena.tasks import check
+
+    task_dir = task_copy()
+    path = task_dir / "task.yaml"
+    path.write_text(path.read_text().replace(
+        "  held_out:\n", "  held_out_draws:\n    count: 1\n    params: {N: {int: [10, 6000]}, "
+        "dtype: float32}\n  held_out:\n", 1))
+    cpu = get_platform("cpu")
+    monkeypatch.setattr(check, "get_platform",
+                        lambda name: dataclasses.replace(cpu, comparable=True))
+    report = check.check_task(load_task(task_dir), "cpu", soundness=False)
+    rows = {r["config"]: r for r in report["timing"]}
+    assert {"N4096-float32", "N3001-float32"} <= set(rows)
+    assert [n for n in rows if n.startswith("draw-min-")] and \
+        [n for n in rows if n.startswith("draw-max-")]
+    assert all(r["baseline_ms"] > 0 and r["solution_speedup"] > 0 for r in rows.values())
+    assert "soundness" not in report
