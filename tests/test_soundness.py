@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from agentkernelarena.cli import cli as cli_main
 from agentkernelarena.errors import TaskError
-from agentkernelarena.tasks import load_task
+from agentkernelarena.tasks import discover_tasks, load_task
 from agentkernelarena.tasks import variants as v
 from agentkernelarena.tasks.soundness import check_soundness
 
@@ -183,3 +183,10 @@ def test_tasks_check_names_the_task_and_rule_and_goes_on(task_copy, tmp_path):
     assert report["task"] == "triton2triton/scale_add" and not report["ok"]
     assert any("'zeros' passes" in p for p in report["problems"])
     assert report["soundness"]["variants"]["zeros"]["passed_on"]
+
+
+@pytest.mark.parametrize("task", discover_tasks(), ids=lambda t: t.id)
+def test_every_bundled_task_is_sound_on_the_cpu(task):
+    """The CPU half of the soundness checks for every bundled task (about a second each; the
+    timed half runs on a GPU through benchmarks/tasks_check_gpu.sh)."""
+    assert check_soundness(task, "cpu", "cpu")["problems"] == []
