@@ -32,7 +32,7 @@ def main(path: str) -> int:
             drawn = task.configs_for("cuda", "held_out", draw_seed=result["seed"])
             params = {c.name: c.params for c in task.visible + drawn}
             problems = speed_of_light.check(configs, params, task.bytes_expr, task.flops_expr,
-                                            gpu)
+                                            gpu, task.precision)
             ratios = [c["candidate_ms"] / c["speed_of_light_ms"] for c in configs
                       if c.get("speed_of_light_ms") and c.get("candidate_ms")]
             closest = min(ratios) if ratios else float("nan")

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agentkernelarena.cli.options import json_option, platform_option, tasks_dir_option
-from agentkernelarena.tasks.check import check_task
+from agentkernelarena.tasks.check import check_task, summary_lines
 from agentkernelarena.tasks.importers.kernelbench import CATEGORIES as IMPORT_CATEGORIES
 from agentkernelarena.tasks.importers.kernelbench import import_kernelbench
 from agentkernelarena.tasks.loader import discover_tasks, find_task, select_tasks
@@ -81,10 +81,14 @@ def materialize(task_id: str, dest: Path, tasks_dirs: tuple[Path, ...]) -> None:
 @click.argument("selectors", nargs=-1, required=True)
 @platform_option
 @tasks_dir_option
+@click.option("--no-soundness", is_flag=True,
+              help="Skip the soundness checks (known-wrong variants, bound, exercised rules).")
 @json_option
 def check(selectors: tuple[str, ...], platform: str | None, tasks_dirs: tuple[Path, ...],
-          as_json: bool) -> None:
-    """Validate tasks: files, baseline and solution correct everywhere, outputs not degenerate.
+          no_soundness: bool, as_json: bool) -> None:
+    """Validate tasks: files, baseline and solution correct everywhere, outputs not degenerate,
+    known-wrong variants rejected, the speed-of-light bound sound, stated rules exercised; on a
+    GPU also each configuration's baseline time, A/A, headroom and the solution's speedup.
 
     Exit status 1 when any task has a problem.
     """
@@ -93,11 +97,13 @@ def check(selectors: tuple[str, ...], platform: str | None, tasks_dirs: tuple[Pa
     for task in chosen:
         if not as_json:
             click.echo(f"checking {task.id} ...", err=True)
-        report = check_task(task, platform)
+        report = check_task(task, platform, soundness=not no_soundness)
         reports.append(report)
         if not as_json:
             mark = click.style("ok", fg="green") if report["ok"] else click.style("FAIL", fg="red")
             click.echo(f"{mark} {task.id} ({report['wall_s']:.1f}s)")
+            for line in summary_lines(report):
+                click.echo(f"    {line}")
             for problem in report["problems"]:
                 click.echo(f"    - {problem}")
     if as_json:

@@ -187,7 +187,8 @@ def _apply_speed_checks(task: Task, result: dict[str, Any]) -> None:
               for c in task.visible + task.configs_for("cuda", "held_out", result["seed"])}
     held_configs = result["held_out"].get("configs") or []
     problems = speed_of_light.check(result["configs"] + held_configs, params, task.bytes_expr,
-                                    task.flops_expr, (result.get("versions") or {}).get("gpu"))
+                                    task.flops_expr, (result.get("versions") or {}).get("gpu"),
+                                    task.precision)
     if problems:
         result["verdict"] = "rejected"
         result["reasons"] = problems + result["reasons"]

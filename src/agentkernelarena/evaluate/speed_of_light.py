@@ -25,6 +25,49 @@ PEAKS: dict[str, tuple[float, float]] = {
     "MI325X": (6.0e12, 1307e12),
     "MI250X": (3.2e12, 383e12),
 }
+
+def _rates(fp64: float, fp32: float, tf32: float, fp16: float, fp8: float,
+           int8: float) -> dict[str, float]:
+    return {"fp64": fp64, "fp32": fp32, "tf32": tf32, "fp16": fp16, "bf16": fp16, "fp8": fp8,
+            "int8": int8}
+
+
+_HOPPER = _rates(67e12, 67e12, 495e12, 989e12, 1979e12, 1979e12)
+_CDNA3 = _rates(163.4e12, 163.4e12, 653.7e12, 1307e12, 2615e12, 2615e12)
+# name substring -> dense FLOP/s per precision class (task.yaml `precision`): an fp32 task's
+# arithmetic bound must use the fp32 rate, else a 15x faster-than-possible time still passes.
+# A class the chip lacks gets the rate it would run at (A100 fp8: its int8 rate).
+RATES: dict[str, dict[str, float]] = {
+    "H200": _HOPPER, "H100": _HOPPER, "H800": _HOPPER, "GH200": _HOPPER,
+    "A100": _rates(19.5e12, 19.5e12, 156e12, 312e12, 624e12, 624e12),
+    "L40S": _rates(1.4e12, 91.6e12, 183e12, 362e12, 733e12, 733e12),
+    "B200": _rates(40e12, 80e12, 1100e12, 2250e12, 4500e12, 4500e12),
+    "MI300X": _CDNA3, "MI325X": _CDNA3,
+    "MI250X": _rates(95.7e12, 95.7e12, 95.7e12, 383e12, 383e12, 383e12),
+}
+_DTYPE_CLASS = {"float64": "fp64", "float32": "fp32", "float16": "fp16", "bfloat16": "bf16",
+                "float8_e4m3fn": "fp8", "float8_e5m2": "fp8", "int8": "int8", "uint8": "int8",
+                # Wider integers run on the CUDA cores, below the fp32 rate: a sound bound.
+                "int16": "fp32", "int32": "fp32", "int64": "fp32"}
+
+
+def precision_class(precision: str | None, params: dict[str, Any]) -> str | None:
+    """The task's declared class, else the configuration's dtype's; None (the densest rate,
+    the loosest bound) when neither says."""
+    return precision or _DTYPE_CLASS.get(str(params.get("dtype")))
+
+
+def flop_rate(gpu_name: str | None, precision: str | None) -> float | None:
+    """Dense FLOP/s of `precision` on `gpu_name`; the densest class when precision is None."""
+    if not gpu_name:
+        return None
+    for key in sorted(RATES, key=len, reverse=True):
+        if key.lower() in gpu_name.lower():
+            rates = RATES[key]
+            return rates[precision] if precision in rates else max(rates.values())
+    return None
+
+
 # A candidate faster than this share of the bound is rejected.
 REJECT_BELOW = 0.8
 REVIEW_SPEEDUP = 10.0
@@ -61,11 +104,21 @@ def bound_ms(bytes_expr: str | None, flops_expr: str | None, params: dict[str, A
     return max(times) * 1e3 if times else None
 
 
-def check(configs: list[dict[str, Any]], params_by_name: dict[str, dict[str, Any]],
-          bytes_expr: str | None, flops_expr: str | None, gpu_name: str | None) -> list[str]:
-    """Reasons to reject: configurations timed implausibly far below the bound."""
+def config_peaks(gpu_name: str | None, precision: str | None,
+                 params: dict[str, Any]) -> tuple[float, float] | None:
+    """(bytes/s, FLOP/s) for one configuration: the rate of its precision class."""
     peaks = peaks_for(gpu_name)
     if peaks is None:
+        return None
+    rate = flop_rate(gpu_name, precision_class(precision, params))
+    return (peaks[0], rate if rate is not None else peaks[1])
+
+
+def check(configs: list[dict[str, Any]], params_by_name: dict[str, dict[str, Any]],
+          bytes_expr: str | None, flops_expr: str | None, gpu_name: str | None,
+          precision: str | None = None) -> list[str]:
+    """Reasons to reject: configurations timed implausibly far below the bound."""
+    if peaks_for(gpu_name) is None:
         return []
     problems = []
     for config in configs:
@@ -73,6 +126,8 @@ def check(configs: list[dict[str, Any]], params_by_name: dict[str, dict[str, Any
         params = params_by_name.get(config["name"])
         if measured is None or params is None:
             continue
+        peaks = config_peaks(gpu_name, precision, params)
+        assert peaks is not None
         bound = bound_ms(bytes_expr, flops_expr, params, peaks)
         if bound is None:
             continue

@@ -1,7 +1,11 @@
 """`aka tasks check`: is a task fit to measure agents with?
 
 It runs the pristine baseline through the evaluator as if it were a candidate (visible and
-held-out, with the sanity checks of evaluate/sanity.py), then the task's solution if it has one.
+held-out, with the sanity checks of evaluate/sanity.py), then the task's solution if it has one,
+then the soundness checks (soundness.py: known-wrong variants rejected, bytes and precision of
+the bound, rules the inputs exercise). On a GPU both evaluations are timed, with the extremes of
+the draw space added as held-out configurations, and gpu_checks.py judges the times (window,
+A/A, headroom over the bound, the solution faster everywhere).
 
 A `skeleton` task (imported ones) starts the agent from files that do not compute the function
 yet. There the baseline (`baseline:`, PyTorch) takes the candidate's place, with the rules for
@@ -14,9 +18,16 @@ import dataclasses
 import time
 from typing import Any
 
+from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
 from agentkernelarena.evaluate.speed_of_light import evaluate_expression
+from agentkernelarena.platforms import get_platform
+from agentkernelarena.tasks import gpu_checks
+from agentkernelarena.tasks.soundness import check_soundness
 from agentkernelarena.tasks.spec import Task
+
+# Timed checks are repeatable: the same inputs every time.
+GPU_SEED = 2026
 
 
 def _problems_of(label: str, result: dict[str, Any]) -> list[str]:
@@ -48,46 +59,102 @@ def _formula_problems(task: Task) -> list[str]:
     return problems
 
 
+def _evaluate(label: str, task: Task, folder: Any, options: EvalOptions,
+              problems: list[str]) -> dict[str, Any] | None:
+    """One evaluation; a broken task (its reference raises, a module is missing) becomes a
+    problem of this task instead of ending the whole check."""
+    try:
+        return evaluate(task, folder, options)
+    except AkaError as exc:
+        problems.append(f"{label}: {exc}" + (f" ({exc.hint})" if exc.hint else ""))
+        return None
+
+
 # What a skeleton may do: build and run; computing the function is the agent's work.
 _SKELETON_VERDICTS = ("ok", "incorrect", "compile_only")
 
 
-def _check_skeleton(task: Task, platform: str | None) -> tuple[dict[str, Any], list[str]]:
+def _check_skeleton(task: Task, options: EvalOptions,
+                    problems: list[str]) -> dict[str, Any] | None:
+    """The baseline evaluated in the candidate's place (its rules off), then the skeleton."""
     assert task.baseline is not None
     as_candidate = dataclasses.replace(task, entry=task.baseline, editable=[task.baseline.file],
                                        skeleton=False)
-    baseline = evaluate(as_candidate, task.root, EvalOptions(
-        platform=platform, measure=False, sanity=True, sandbox="auto", guards=False))
-    problems = _problems_of("baseline", baseline)
-    skeleton = evaluate(task, task.root, EvalOptions(platform=platform, measure=False,
-                                                     held_out=False, sandbox="auto"))
-    if skeleton["verdict"] not in _SKELETON_VERDICTS:
+    baseline = _evaluate("baseline", as_candidate, task.root,
+                         dataclasses.replace(options, guards=False), problems)
+    skeleton = _evaluate("skeleton", task, task.root,
+                         EvalOptions(platform=options.platform, measure=False, held_out=False,
+                                     sandbox="auto"), problems)
+    if skeleton is not None and skeleton["verdict"] not in _SKELETON_VERDICTS:
         problems.append(f"skeleton: verdict {skeleton['verdict']} (it must build and run): "
                         + "; ".join(skeleton["reasons"])[:2000])
-    return baseline, problems
+    return baseline
 
 
-def check_task(task: Task, platform: str | None = None) -> dict[str, Any]:
+def check_task(task: Task, platform: str | None = None,
+               soundness: bool = True) -> dict[str, Any]:
     started = time.monotonic()
     problems: list[str] = _formula_problems(task)
+    target = get_platform(platform)
+    timed = target.comparable
+    # On a GPU the draw extremes are timed too; the task itself is unchanged.
+    subject = gpu_checks.with_extremes(task) if timed else task
     # The task's own files and solution: sandboxed where it works, else run plainly.
-    options = EvalOptions(platform=platform, measure=False, sanity=True, sandbox="auto")
+    options = EvalOptions(platform=platform, measure=timed, sanity=True, sandbox="auto",
+                          seed=GPU_SEED if timed else None)
     if task.skeleton:
-        baseline, found = _check_skeleton(task, platform)
-        problems += found
+        baseline = _check_skeleton(subject, options, problems)
     else:
-        baseline = evaluate(task, task.root, options)
+        baseline = _evaluate("baseline", subject, task.root, options, problems)
+    if baseline is not None:
         problems += _problems_of("baseline", baseline)
-    problems += baseline.get("sanity_issues", [])
-    problems += (baseline.get("held_out") or {}).get("sanity_issues", [])
+        problems += baseline.get("sanity_issues", [])
+        problems += (baseline.get("held_out") or {}).get("sanity_issues", [])
+    solution = None
     solution_dir = task.solution_dir
     if solution_dir is not None:
         missing = [rel for rel in task.editable if not (solution_dir / rel).is_file()]
         if missing:
             problems.append(f"solution/: lacks the editable file(s) {missing}")
         else:
-            solution = evaluate(task, solution_dir, EvalOptions(platform=platform, measure=False,
-                                                                sandbox="auto"))
-            problems += _problems_of("solution", solution)
-    return {"task": task.id, "ok": not problems, "problems": problems,
-            "platform": baseline["platform"], "wall_s": time.monotonic() - started}
+            solution = _evaluate("solution", subject, solution_dir,
+                                 EvalOptions(platform=platform, measure=timed, sandbox="auto",
+                                             seed=GPU_SEED if timed else None), problems)
+            if solution is not None:
+                problems += _problems_of("solution", solution)
+    report: dict[str, Any] = {"task": task.id, "platform": target.name}
+    if soundness:
+        report["soundness"] = check_soundness(task, target.name, target.device)
+        problems += report["soundness"]["problems"]
+    if timed and baseline is not None:
+        report["timing"], timing_problems = gpu_checks.timing_report(baseline, solution)
+        problems += timing_problems
+    report.update({"ok": not problems, "problems": problems,
+                   "wall_s": time.monotonic() - started})
+    return report
+
+
+def summary_lines(report: dict[str, Any]) -> list[str]:
+    """What a person reads under a task's line: the soundness tally and, on a GPU, the times."""
+    lines = []
+    sound = report.get("soundness") or {}
+    variants = sound.get("variants") or {}
+    if variants:
+        judged = [v for v in variants.values() if "caught" in v]
+        caught = sum(1 for v in judged if v["caught"])
+        skipped = sum(1 for v in variants.values() if "skipped" in v)
+        zeros = max((sound.get("zeros_pass") or {}).values(), default=0.0)
+        rules = sound.get("rules") or {}
+        lines.append(f"wrong variants caught {caught}/{len(judged)}"
+                     + (f" ({skipped} skipped)" if skipped else "")
+                     + f"; zeros pass for at most {zeros:.1%} of elements"
+                     + (f"; rules exercised {sum(1 for h in rules.values() if h)}/{len(rules)}"
+                        if rules else ""))
+    for row in report.get("timing") or []:
+        parts = [f"{row['config']}:"]
+        for key, fmt in (("baseline_ms", "baseline {:.4g} ms"), ("aa", "A/A {:.3f}"),
+                         ("bound_ms", "bound {:.4g} ms"), ("solution_speedup", "solution {:.2f}x")):
+            if row.get(key) is not None:
+                parts.append(fmt.format(row[key]))
+        lines.append(" ".join(parts))
+    return lines

@@ -33,7 +33,10 @@ def load_task(task_dir: Path) -> Task:
     for label, rel in [("entry", task.entry.file), ("reference", task.reference.file),
                        ("inputs", task.inputs.file)] + [("editable", p) for p in task.editable] \
             + [("context", p) for p in task.context] \
-            + ([("baseline", task.baseline.file)] if task.baseline else []):
+            + ([("baseline", task.baseline.file)] if task.baseline else []) \
+            + ([("min_bytes", task.min_bytes.file)] if task.min_bytes else []) \
+            + [("wrong_variants", r.file) for r in task.wrong_variants] \
+            + [("input_checks", r.file) for r in task.input_checks]:
         if not (expected / rel).is_file():
             raise TaskError(f"{task_yaml}: field '{label}': file '{rel}' does not exist",
                             f"add {rel} to {task_dir} or fix the field")

@@ -44,7 +44,10 @@ DEFAULT_TIMEOUTS = {"compile": 300.0, "correctness": 300.0, "performance": 300.0
 _REQUIRED = ("id", "category", "language", "description", "entry", "editable", "reference",
              "inputs", "configs", "tolerance")
 _OPTIONAL = ("reference_upcast", "in_place", "bytes", "flops", "timeouts", "tags", "hardware_notes",
-             "baseline", "context", "skeleton")
+             "baseline", "context", "precision", "min_bytes", "wrong_variants", "input_checks",
+             "soundness_skip", "skeleton")
+# Peak-rate classes of the speed-of-light bound (evaluate/speed_of_light.py).
+PRECISIONS = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
 _CONFIG_SETS = ("visible", "held_out", "held_out_draws", "cpu")
 
 
@@ -112,6 +115,15 @@ class Task:
     # The pristine editable files are a starting point that does not compute the function yet
     # (imported tasks): `aka tasks check` then runs the baseline in the candidate's place.
     skeleton: bool = False
+    # Soundness (tasks/soundness.py, docs/task-format.md): the peak-rate class of the flops
+    # bound (None: each configuration's dtype decides), a function of the inputs giving the
+    # bytes a correct kernel must move, functions computing known-wrong variants, functions
+    # saying which stated rules the inputs exercise, and generic variants that do not apply.
+    precision: str | None = None
+    min_bytes: FileRef | None = None
+    wrong_variants: list[FileRef] = field(default_factory=list)
+    input_checks: list[FileRef] = field(default_factory=list)
+    soundness_skip: dict[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -181,6 +193,14 @@ def _parse_file_ref(raw: Any, where: Path, field_name: str) -> FileRef:
     if not file.endswith(".py") or not function.isidentifier():
         raise _fail(where, field_name, f"expected 'file.py:function', got {raw!r}")
     return FileRef(file, function)
+
+
+def _parse_file_refs(raw: Any, where: Path, field_name: str) -> list[FileRef]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise _fail(where, field_name, "expected a list of 'file.py:function'")
+    return [_parse_file_ref(item, where, f"{field_name}[{i}]") for i, item in enumerate(raw)]
 
 
 def _parse_configs(raw: Any, where: Path, field_name: str, required: bool) -> list[Config]:
@@ -291,6 +311,15 @@ def parse_task(raw: Any, task_yaml: Path) -> Task:
         if raw.get(key) is not None and not isinstance(raw[key], str):
             raise _fail(task_yaml, key, "expected a Python expression as a string")
 
+    precision = raw.get("precision")
+    if precision is not None and precision not in PRECISIONS:
+        raise _fail(task_yaml, "precision", f"unknown precision class {precision!r}",
+                    f"one of {', '.join(PRECISIONS)}")
+    skip = raw.get("soundness_skip") or {}
+    if not isinstance(skip, dict) or not all(
+            isinstance(v, str) and v.strip() for v in skip.values()):
+        raise _fail(task_yaml, "soundness_skip", "expected a mapping variant -> reason (text)")
+
     task = Task(
         id=task_id,
         category=category,
@@ -321,6 +350,12 @@ def parse_task(raw: Any, task_yaml: Path) -> Task:
                   if raw.get("baseline") is not None else None),
         context=[str(p) for p in raw.get("context") or []],
         skeleton=bool(raw.get("skeleton", False)),
+        precision=precision,
+        min_bytes=(_parse_file_ref(raw["min_bytes"], task_yaml, "min_bytes")
+                   if raw.get("min_bytes") is not None else None),
+        wrong_variants=_parse_file_refs(raw.get("wrong_variants"), task_yaml, "wrong_variants"),
+        input_checks=_parse_file_refs(raw.get("input_checks"), task_yaml, "input_checks"),
+        soundness_skip={str(k): str(v) for k, v in skip.items()},
     )
     if task.entry.file in {task.reference.file}:
         raise _fail(task_yaml, "entry", "the entry and the reference must be different files")

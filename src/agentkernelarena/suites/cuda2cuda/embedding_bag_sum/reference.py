@@ -23,3 +23,11 @@ def make_inputs(config: dict, seed: int, device: str) -> tuple:
 
 def reference(weight: torch.Tensor, indices: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
     return torch.nn.functional.embedding_bag(indices, weight, offsets, mode="sum")
+
+
+def exercised(config: dict, weight: torch.Tensor, indices: torch.Tensor,
+              offsets: torch.Tensor) -> dict:
+    """The description's rules, seen in these inputs."""
+    lengths = torch.diff(offsets, append=offsets.new_tensor([indices.numel()]))
+    return {"width not a multiple of 8": config["D"] % 8 != 0,
+            "an empty bag": bool((lengths == 0).any())}

@@ -15,3 +15,8 @@ def make_inputs(config: dict, seed: int, device: str) -> tuple:
 
 def reference(a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     return a @ x
+
+
+def exercised(config: dict, *inputs) -> dict:
+    """The description's rule, seen in this configuration (`aka tasks check`)."""
+    return {"K not a multiple of 8": config["K"] % 8 != 0}

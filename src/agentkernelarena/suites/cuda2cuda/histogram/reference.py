@@ -18,6 +18,9 @@ def make_inputs(config: dict, seed: int, device: str) -> tuple:
     where = torch.randint(0, N, (k,), generator=gen, device=device)
     x[where] = edges[torch.randint(0, B + 1, (k,), generator=gen, device=device)]
     x[where[0]] = edges[-1]
+    # NaN and infinities, which the description says are not counted (1 in 512 values each).
+    for value in (float("nan"), float("inf"), float("-inf")):
+        x[torch.randint(0, N, (max(1, N // 512),), generator=gen, device=device)] = value
     return (x, edges)
 
 
@@ -26,5 +29,12 @@ def reference(x: torch.Tensor, edges: torch.Tensor) -> torch.Tensor:
     # idx = the i with edges[i] <= x < edges[i + 1]; -1 below edges[0], B at or above edges[B].
     idx = torch.searchsorted(edges, x, right=True) - 1
     idx = torch.where(x == edges[-1], B - 1, idx)
-    valid = (idx >= 0) & (idx < B)
+    valid = (idx >= 0) & (idx < B) & ~torch.isnan(x)
     return torch.bincount(idx[valid], minlength=B).to(torch.int32)
+
+
+def exercised(config: dict, x: torch.Tensor, edges: torch.Tensor) -> dict:
+    """The description's rules, seen in these inputs."""
+    return {"NaN values": bool(torch.isnan(x).any()),
+            "values outside the edges": bool(((x < edges[0]) | (x > edges[-1])).any()),
+            "values equal to the last edge": bool((x == edges[-1]).any())}

@@ -22,3 +22,8 @@ def reference(q: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Te
     c = cos.to(acc)[:, None, :]
     s = sin.to(acc)[:, None, :]
     return torch.cat((x1 * c - x2 * s, x2 * c + x1 * s), dim=-1).to(q.dtype)
+
+
+def exercised(config: dict, *inputs) -> dict:
+    """The description's rule, seen in this configuration (`aka tasks check`)."""
+    return {"half the head dimension not a multiple of 8": (config["D"] // 2) % 8 != 0}
