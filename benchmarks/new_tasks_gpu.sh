@@ -22,7 +22,10 @@ default_tasks=(
   triton2triton/w8a16_gemm triton2triton/cross_entropy_backward
   triton2triton/linear_decode_splitk triton2triton/softmax_backward
   triton2triton/layernorm_backward triton2triton/selective_scan triton2triton/causal_conv1d
-  triton2triton/embedding_backward
+  triton2triton/embedding_backward triton2triton/bmm triton2triton/moe_grouped_gemm
+  triton2triton/merge_attn_states triton2triton/w8a8_gemm triton2triton/cross_entropy_smoothed
+  triton2triton/bincount triton2triton/moe_align_sort triton2triton/min_p_sampling_probs
+  triton2triton/attention_sliding_window triton2triton/topk_rows
 )
 read -r -a tasks <<< "${TASKS:-${default_tasks[*]}}"
 stages=${STAGES:-times check suite}

@@ -16,6 +16,8 @@ def make_inputs(config: dict, seed: int, device: str) -> tuple:
     ignored = torch.rand(M, generator=gen, device=device) < 0.125
     targets = torch.where(ignored, torch.full_like(targets, IGNORE_INDEX), targets)
     targets[0] = V - 1
+    if M > 1:
+        targets[-1] = IGNORE_INDEX  # every configuration has a padding row
     grad_loss = torch.randn(M, generator=gen, device=device).mul_(1.0 / 64)
     return (logits, targets, grad_loss)
 

@@ -48,6 +48,6 @@ def forward(topk_ids: torch.Tensor, num_experts: int):
     BLOCK = 1024
     _count_kernel[(num_experts,)](topk_ids, counts, n, BLOCK=BLOCK)
     _offsets_kernel[(1,)](counts, offsets, num_experts,
-                          BLOCK_E=triton.next_power_of_2(num_experts))
+                          BLOCK_E=max(2, triton.next_power_of_2(num_experts)))
     _scatter_kernel[(num_experts,)](topk_ids, offsets, sorted_ids, n, BLOCK=BLOCK)
     return (sorted_ids, offsets)

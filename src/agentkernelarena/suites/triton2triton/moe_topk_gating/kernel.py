@@ -32,5 +32,5 @@ def forward(logits: torch.Tensor, k: int):
     weights = torch.empty((T, k), device=logits.device, dtype=torch.float32)
     ids = torch.empty((T, k), device=logits.device, dtype=torch.int32)
     _topk_gating_kernel[(T,)](logits, weights, ids, E, K=k, BLOCK_E=triton.next_power_of_2(E),
-                              BLOCK_K=triton.next_power_of_2(k))
+                              BLOCK_K=max(2, triton.next_power_of_2(k)))
     return (weights, ids)

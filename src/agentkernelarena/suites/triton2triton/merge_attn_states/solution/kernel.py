@@ -39,7 +39,7 @@ def forward(prefix_out, prefix_lse, suffix_out, suffix_lse):
     out = torch.empty_like(prefix_out)
     out_lse = torch.empty_like(prefix_lse)
     BLOCK_D = triton.next_power_of_2(D)
-    BLOCK_R = max(1, 4096 // BLOCK_D)
+    BLOCK_R = max(2, 4096 // BLOCK_D)
     R = T * H
     _merge_kernel[(triton.cdiv(R, BLOCK_R),)](
         prefix_out, prefix_lse, suffix_out, suffix_lse, out, out_lse, R,

@@ -43,9 +43,9 @@ def forward(logits: torch.Tensor, k: int):
     weights = torch.empty((T, k), device=logits.device, dtype=torch.float32)
     ids = torch.empty((T, k), device=logits.device, dtype=torch.int32)
     BLOCK_E = triton.next_power_of_2(E)
-    BLOCK_T = max(1, min(64, 4096 // BLOCK_E))
+    BLOCK_T = max(2, min(64, 4096 // BLOCK_E))
     _topk_gating_kernel[(triton.cdiv(T, BLOCK_T),)](
         logits, weights, ids, T, E, K=k, BLOCK_T=BLOCK_T, BLOCK_E=BLOCK_E,
-        BLOCK_K=triton.next_power_of_2(k), num_warps=4,
+        BLOCK_K=max(2, triton.next_power_of_2(k)), num_warps=4,
     )
     return (weights, ids)

@@ -95,5 +95,5 @@ def forward(q, k_cache, v_cache, block_table, seq_lens):
     )
     out = torch.empty_like(q)
     _merge_kernel[(B * HQ,)](po, plse, out, num_splits, D=D,
-                             BLOCK_S=triton.next_power_of_2(num_splits))
+                             BLOCK_S=max(2, triton.next_power_of_2(num_splits)))
     return out

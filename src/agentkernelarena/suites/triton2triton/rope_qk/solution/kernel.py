@@ -46,9 +46,9 @@ def forward(q, k, cos_sin, positions):
     HKV = k.shape[1]
     q_out = torch.empty_like(q)
     k_out = torch.empty_like(k)
-    BLOCK_HQ = triton.next_power_of_2(HQ)
-    BLOCK_HK = triton.next_power_of_2(HKV)
-    BLOCK_T = max(1, min(16, 4096 // (BLOCK_HQ * D)))
+    BLOCK_HQ = max(2, triton.next_power_of_2(HQ))
+    BLOCK_HK = max(2, triton.next_power_of_2(HKV))
+    BLOCK_T = max(2, min(16, 4096 // (BLOCK_HQ * D)))
     if q.device.type == "cpu":
         BLOCK_T = 16
     _rope_qk_kernel[(triton.cdiv(T, BLOCK_T),)](

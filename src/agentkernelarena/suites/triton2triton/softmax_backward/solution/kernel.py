@@ -1,6 +1,6 @@
 """Softmax backward in one kernel.
 
-Faster than the baseline because rows of up to 16384 elements are held in registers: one
+Faster than the baseline because rows of up to 8192 elements are held in registers: one
 program loads its row of y and dy once, reduces the dot product and writes dx, so each input
 byte is read once instead of twice and the float32 dot buffer and second launch disappear.
 Longer rows fall back to two passes inside the same program. Several short rows share a
@@ -47,9 +47,9 @@ def forward(y: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
     M, N = y.shape
     dx = torch.empty_like(y)
     BLOCK = triton.next_power_of_2(N)
-    if BLOCK <= 16384:
-        BLOCK_R = max(1, min(64, 2048 // BLOCK))
-        num_warps = 4 if BLOCK <= 2048 else (8 if BLOCK <= 8192 else 16)
+    if BLOCK <= 8192:
+        BLOCK_R = max(2, min(64, 2048 // BLOCK))
+        num_warps = 4 if BLOCK <= 1024 else (8 if BLOCK <= 4096 else 16)
         _softmax_bwd_rows[(triton.cdiv(M, BLOCK_R),)](y, dy, dx, M, N, BLOCK_R=BLOCK_R,
                                                        BLOCK=BLOCK, num_warps=num_warps)
     else:

@@ -1,0 +1,18 @@
+"""Reference and inputs for row-wise top-k (the candidate set of top-k sampling)."""
+
+import torch
+
+
+def make_inputs(config: dict, seed: int, device: str) -> tuple:
+    B, V = config["B"], config["V"]
+    gen = torch.Generator(device=device).manual_seed(seed)
+    # Every row is a shuffled set of V distinct, evenly spaced values (spacing 8 / V, far above
+    # float32 rounding): the top-k and its order never depend on tie-breaking.
+    perm = torch.rand(B, V, generator=gen, device=device).argsort(dim=1)
+    logits = perm.to(torch.float64).mul_(8.0 / V).sub_(4.0).to(torch.float32)
+    return (logits, config["K"])
+
+
+def reference(logits: torch.Tensor, k: int):
+    values, indices = torch.topk(logits, k, dim=-1)
+    return (values, indices)
