@@ -131,6 +131,23 @@ def _sort_unstable(topk_ids, num_experts):
     return (torch.cat(pieces), offsets)
 
 
+def _swa_plain_causal(q, k, v, window):
+    S = q.shape[2]
+    s = q.float() @ k.float().transpose(-2, -1) * q.shape[-1] ** -0.5
+    s = s.masked_fill(~torch.ones(S, S, dtype=torch.bool).tril(), float("-inf"))
+    return (torch.softmax(s, -1) @ v.float()).to(q.dtype)
+
+
+def _topk_ascending(logits, k):
+    values, indices = torch.topk(logits, k, dim=-1)
+    return (values.flip(-1), indices.flip(-1))
+
+
+def _w8a16_unsigned(x, w_q, scale):
+    w = w_q.view(torch.uint8).float() * scale[:, None]
+    return (x.float() @ w.T).to(x.dtype)
+
+
 CASES: list[tuple[str, str, Callable[..., Any]]] = [
     ("triton2triton/rope_qk", "GPT-J interleaved pairs instead of rotate-half", _rope_gptj),
     ("triton2triton/attention_causal_gqa", "no causal mask", _attention_not_causal),
@@ -148,6 +165,9 @@ CASES: list[tuple[str, str, Callable[..., Any]]] = [
     ("triton2triton/w8a8_gemm", "per-token scale left out", _w8a8_no_token_scale),
     ("triton2triton/causal_conv1d", "centred instead of causal padding", _conv_not_causal),
     ("triton2triton/moe_align_sort", "unstable order within an expert", _sort_unstable),
+    ("triton2triton/attention_sliding_window", "plain causal, no window", _swa_plain_causal),
+    ("triton2triton/topk_rows", "ascending instead of descending order", _topk_ascending),
+    ("triton2triton/w8a16_gemm", "weights read as uint8", _w8a16_unsigned),
 ]
 
 
