@@ -16,8 +16,9 @@ def make_inputs(config: dict, seed: int, device: str) -> tuple:
     prefix_lse = torch.where(empty < 0.05, torch.full_like(prefix_lse, float("-inf")), prefix_lse)
     suffix_lse = torch.where(empty > 0.95, torch.full_like(suffix_lse, float("-inf")), suffix_lse)
     if T * H > 1:  # every configuration has both kinds of empty part
-        prefix_lse.view(-1)[0], suffix_lse.view(-1)[0] = float("-inf"), 4.0
-        prefix_lse.view(-1)[-1], suffix_lse.view(-1)[-1] = 6.0, float("-inf")
+        finite = torch.randn(2, generator=gen, device=device).mul_(3.0).add_(5.0)
+        prefix_lse.view(-1)[0], suffix_lse.view(-1)[0] = float("-inf"), finite[0]
+        prefix_lse.view(-1)[-1], suffix_lse.view(-1)[-1] = finite[1], float("-inf")
     return (prefix_out, prefix_lse, suffix_out, suffix_lse)
 
 
