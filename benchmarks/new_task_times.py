@@ -7,7 +7,8 @@ Run on a GPU:
 
     PYTHONPATH=src python3 benchmarks/new_task_times.py --out DIR triton2triton/rope_qk ...
 
-Writes DIR/times.json and DIR/times.md.
+Writes DIR/times.json and DIR/times.md. Without a GPU (TRITON_INTERPRET=1) it runs the CPU
+configurations once each: a smoke test of the script, not a measurement.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,10 @@ def _upcast(args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _time_ms(fn: Any, args: tuple[Any, ...]) -> float:
+    if not torch.cuda.is_available():  # a smoke run under TRITON_INTERPRET=1: one call
+        started = time.perf_counter()
+        fn(*args)
+        return (time.perf_counter() - started) * 1e3
     import triton.testing
 
     return float(triton.testing.do_bench(lambda: fn(*args), warmup=25, rep=200))
@@ -48,7 +54,8 @@ def _time_ms(fn: Any, args: tuple[Any, ...]) -> float:
 def _one(task: Any, fn: Any, args: tuple[Any, ...], ref: Any, tol: dict) -> dict[str, Any]:
     try:
         out = fn(*args)
-        torch.cuda.synchronize()
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
         mismatch = compare_values(out, ref, tol)
         return {"correct": mismatch is None, "error": mismatch.message if mismatch else None,
                 "ms": _time_ms(fn, args)}
@@ -56,7 +63,9 @@ def _one(task: Any, fn: Any, args: tuple[Any, ...], ref: Any, tol: dict) -> dict
         return {"correct": False, "error": f"{type(exc).__name__}: {exc}"[:500], "ms": None}
 
 
-def run_task(task: Any, peaks: tuple[float, float] | None) -> list[dict[str, Any]]:
+def run_task(task: Any, peaks: tuple[float, float] | None,
+             splits: tuple[str, ...] = ("visible", "held_out"),
+             device: str = "cuda") -> list[dict[str, Any]]:
     ref_mod = _load(task.root / task.reference.file, f"ref_{task.name}")
     make_inputs = getattr(ref_mod, task.inputs.function)
     reference = getattr(ref_mod, task.reference.function)
@@ -67,11 +76,15 @@ def run_task(task: Any, peaks: tuple[float, float] | None) -> list[dict[str, Any
                          task.entry.function)
     tol = {k: (v.atol, v.rtol) for k, v in task.tolerance.items()}
     rows = []
-    for split, configs in (("visible", task.visible), ("held_out", task.held_out)):
+    sets = ((("visible", task.visible), ("held_out", task.held_out)) if device != "cpu" else
+            (("visible", task.cpu_visible), ("held_out", task.cpu_held_out)))
+    for split, configs in sets:
+        if split not in splits:
+            continue
         for config in configs:
             row: dict[str, Any] = {"task": task.id, "split": split, "config": config.name}
             try:
-                args = make_inputs(config.params, 1234, "cuda")
+                args = make_inputs(config.params, 1234, device)
                 call = _upcast(args) if task.reference_upcast else args
                 with torch.no_grad():
                     ref = reference(*call)
@@ -86,7 +99,8 @@ def run_task(task: Any, peaks: tuple[float, float] | None) -> list[dict[str, Any
                 row["solution"] = _one(task, sol_fn, args, ref, tol)
             rows.append(row)
             del args, call, ref
-            torch.cuda.empty_cache()
+            if torch.cuda.is_available():
+                torch.cuda.empty_cache()
             print(json.dumps(row), flush=True)
     return rows
 
@@ -117,12 +131,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tasks", nargs="+")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--splits", default="visible,held_out",
+                        help="comma-separated: visible, held_out (visible only is ~2x faster)")
     args = parser.parse_args()
+    splits = tuple(args.splits.split(","))
     args.out.mkdir(parents=True, exist_ok=True)
-    peaks = peaks_for(torch.cuda.get_device_name(0))
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    peaks = peaks_for(torch.cuda.get_device_name(0)) if device == "cuda" else None
     rows: list[dict[str, Any]] = []
     for task in select_tasks(args.tasks, discover_tasks()):
-        rows += run_task(task, peaks)
+        rows += run_task(task, peaks, splits, device)
         (args.out / "times.json").write_text(json.dumps(rows, indent=1))
     (args.out / "times.md").write_text(markdown(rows))
     print(markdown(rows))

@@ -148,6 +148,19 @@ def _w8a16_unsigned(x, w_q, scale):
     return (x.float() @ w.T).to(x.dtype)
 
 
+def _geglu_erf(x):
+    n = x.shape[-1] // 2
+    return (torch.nn.functional.gelu(x[:, :n].float()) * x[:, n:].float()).to(x.dtype)
+
+
+def _segment_mean_padded_count(x, cu_seqlens):
+    # Divides by the length rounded up to a block of 16 rows.
+    bounds = cu_seqlens.tolist()
+    rows = [x[bounds[b]:bounds[b + 1]].float().sum(0) / (-(-(bounds[b + 1] - bounds[b]) // 16) * 16)
+            for b in range(len(bounds) - 1)]
+    return torch.stack(rows).to(x.dtype)
+
+
 CASES: list[tuple[str, str, Callable[..., Any]]] = [
     ("triton2triton/rope_qk", "GPT-J interleaved pairs instead of rotate-half", _rope_gptj),
     ("triton2triton/attention_causal_gqa", "no causal mask", _attention_not_causal),
@@ -168,6 +181,9 @@ CASES: list[tuple[str, str, Callable[..., Any]]] = [
     ("triton2triton/attention_sliding_window", "plain causal, no window", _swa_plain_causal),
     ("triton2triton/topk_rows", "ascending instead of descending order", _topk_ascending),
     ("triton2triton/w8a16_gemm", "weights read as uint8", _w8a16_unsigned),
+    ("triton2triton/gelu_tanh_and_mul", "erf GELU instead of the tanh one", _geglu_erf),
+    ("triton2triton/segment_mean", "divided by the block-padded length",
+     _segment_mean_padded_count),
 ]
 
 
