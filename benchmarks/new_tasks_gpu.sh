@@ -29,6 +29,7 @@ default_tasks=(
   triton2triton/bincount triton2triton/moe_align_sort triton2triton/min_p_sampling_probs
   triton2triton/attention_sliding_window triton2triton/topk_rows
   triton2triton/gelu_tanh_and_mul triton2triton/segment_mean
+  triton2triton/fused_linear_cross_entropy
 )
 read -r -a tasks <<< "${TASKS:-${default_tasks[*]}}"
 stages=${STAGES:-times check suite}

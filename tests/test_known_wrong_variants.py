@@ -161,6 +161,11 @@ def _segment_mean_padded_count(x, cu_seqlens):
     return torch.stack(rows).to(x.dtype)
 
 
+def _flce_rounded_logits(x, w, targets):
+    logits = (x.float() @ w.float().T).to(x.dtype).float()
+    return torch.logsumexp(logits, -1) - logits.gather(1, targets[:, None])[:, 0]
+
+
 CASES: list[tuple[str, str, Callable[..., Any]]] = [
     ("triton2triton/rope_qk", "GPT-J interleaved pairs instead of rotate-half", _rope_gptj),
     ("triton2triton/attention_causal_gqa", "no causal mask", _attention_not_causal),
@@ -184,6 +189,8 @@ CASES: list[tuple[str, str, Callable[..., Any]]] = [
     ("triton2triton/gelu_tanh_and_mul", "erf GELU instead of the tanh one", _geglu_erf),
     ("triton2triton/segment_mean", "divided by the block-padded length",
      _segment_mean_padded_count),
+    ("triton2triton/fused_linear_cross_entropy", "logits rounded to the input dtype",
+     _flce_rounded_logits),
 ]
 
 
