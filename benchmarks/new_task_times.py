@@ -1,0 +1,151 @@
+"""Per-configuration baseline and solution times of Triton tasks, with their speed-of-light bound.
+
+A quick, independent view (triton.testing.do_bench, not the arena's evaluator) that a task is
+sized and sound: every fixed configuration's baseline time should lie in 0.05-20 ms, sit well
+above its bound (baseline / bound >= ~1.2), and the solution should be correct and faster.
+Run on a GPU:
+
+    PYTHONPATH=src python3 benchmarks/new_task_times.py --out DIR triton2triton/rope_qk ...
+
+Writes DIR/times.json and DIR/times.md. Without a GPU (TRITON_INTERPRET=1) it runs the CPU
+configurations once each: a smoke test of the script, not a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from agentkernelarena.evaluate.compare import compare_values
+from agentkernelarena.evaluate.speed_of_light import bound_ms, peaks_for
+from agentkernelarena.tasks.loader import discover_tasks, select_tasks
+
+
+def _load(path: Path, name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _upcast(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(a.to(torch.float64) if isinstance(a, torch.Tensor) and a.is_floating_point()
+                 else a for a in args)
+
+
+def _time_ms(fn: Any, args: tuple[Any, ...]) -> float:
+    if not torch.cuda.is_available():  # a smoke run under TRITON_INTERPRET=1: one call
+        started = time.perf_counter()
+        fn(*args)
+        return (time.perf_counter() - started) * 1e3
+    import triton.testing
+
+    return float(triton.testing.do_bench(lambda: fn(*args), warmup=25, rep=200))
+
+
+def _one(task: Any, fn: Any, args: tuple[Any, ...], ref: Any, tol: dict) -> dict[str, Any]:
+    try:
+        out = fn(*args)
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+        mismatch = compare_values(out, ref, tol)
+        return {"correct": mismatch is None, "error": mismatch.message if mismatch else None,
+                "ms": _time_ms(fn, args)}
+    except Exception as exc:  # report and go on with the other tasks
+        return {"correct": False, "error": f"{type(exc).__name__}: {exc}"[:500], "ms": None}
+
+
+def run_task(task: Any, peaks: tuple[float, float] | None,
+             splits: tuple[str, ...] = ("visible", "held_out"),
+             device: str = "cuda") -> list[dict[str, Any]]:
+    ref_mod = _load(task.root / task.reference.file, f"ref_{task.name}")
+    make_inputs = getattr(ref_mod, task.inputs.function)
+    reference = getattr(ref_mod, task.reference.function)
+    base_fn = getattr(_load(task.root / task.entry.file, f"base_{task.name}"), task.entry.function)
+    sol_fn = None
+    if task.solution_dir is not None:
+        sol_fn = getattr(_load(task.solution_dir / task.entry.file, f"sol_{task.name}"),
+                         task.entry.function)
+    tol = {k: (v.atol, v.rtol) for k, v in task.tolerance.items()}
+    rows = []
+    sets = ((("visible", task.visible), ("held_out", task.held_out)) if device != "cpu" else
+            (("visible", task.cpu_visible), ("held_out", task.cpu_held_out)))
+    for split, configs in sets:
+        if split not in splits:
+            continue
+        for config in configs:
+            row: dict[str, Any] = {"task": task.id, "split": split, "config": config.name}
+            try:
+                args = make_inputs(config.params, 1234, device)
+                call = _upcast(args) if task.reference_upcast else args
+                with torch.no_grad():
+                    ref = reference(*call)
+            except Exception as exc:
+                row["error"] = f"inputs/reference: {type(exc).__name__}: {exc}"[:500]
+                rows.append(row)
+                continue
+            row["bound_ms"] = (bound_ms(task.bytes_expr, task.flops_expr, config.params, peaks)
+                               if peaks else None)
+            row["baseline"] = _one(task, base_fn, args, ref, tol)
+            if sol_fn is not None:
+                row["solution"] = _one(task, sol_fn, args, ref, tol)
+            rows.append(row)
+            del args, call, ref
+            if torch.cuda.is_available():
+                torch.cuda.empty_cache()
+            print(json.dumps(row), flush=True)
+    return rows
+
+
+def _f(value: Any, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}g}"
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    lines = ["| task | split | config | bound ms | baseline ms | base/bound | in 0.05-20 ms | "
+             "solution ms | speedup | correct (b/s) |", "|" + "---|" * 10]
+    for r in rows:
+        b, s = r.get("baseline") or {}, r.get("solution") or {}
+        bms, sms, bound = b.get("ms"), s.get("ms"), r.get("bound_ms")
+        ratio = bms / bound if bms and bound else None
+        in_range = "yes" if bms and 0.05 <= bms <= 20 else "NO"
+        speedup = bms / sms if bms and sms else None
+        ok = f"{b.get('correct', '-')}/{s.get('correct', '-') if s else '-'}"
+        lines.append(f"| {r['task']} | {r['split']} | {r['config']} | {_f(bound)} | {_f(bms)} | "
+                     f"{_f(ratio)} | {in_range} | {_f(sms)} | {_f(speedup)} | {ok} |")
+    errors = [f"- {r['task']} {r['config']}: {e}" for r in rows
+              for e in [r.get("error"), (r.get("baseline") or {}).get("error"),
+                        (r.get("solution") or {}).get("error")] if e]
+    return "\n".join(lines + ([""] + ["Errors:"] + errors if errors else [])) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tasks", nargs="+")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--splits", default="visible,held_out",
+                        help="comma-separated: visible, held_out (visible only is ~2x faster)")
+    args = parser.parse_args()
+    splits = tuple(args.splits.split(","))
+    args.out.mkdir(parents=True, exist_ok=True)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    peaks = peaks_for(torch.cuda.get_device_name(0)) if device == "cuda" else None
+    rows: list[dict[str, Any]] = []
+    for task in select_tasks(args.tasks, discover_tasks()):
+        rows += run_task(task, peaks, splits, device)
+        (args.out / "times.json").write_text(json.dumps(rows, indent=1))
+    (args.out / "times.md").write_text(markdown(rows))
+    print(markdown(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
