@@ -7,8 +7,7 @@ import json
 import click
 
 from agentkernelarena.cli.options import json_option
-from agentkernelarena.runner.shipped import description, resolve_config, shipped_names, \
-    shipped_path
+from agentkernelarena.runner.shipped import description, resolve_config, shipped_names, shipped_path
 
 
 @click.group()

@@ -118,6 +118,8 @@ def leaderboard_command(runs: tuple[Path, ...], rank_by: str, fmt: str,
         board_tables,
         leaderboard,
         print_board,
+    )
+    from agentkernelarena.report.leaderboard import (
         with_published as add_published,
     )
 
