@@ -107,7 +107,8 @@ def build_config(config_file: Path | None, resume: bool, overrides: dict[str, An
 @click.option("--agent-arg", "agent_args", multiple=True, metavar="KEY=VALUE",
               help="A setting for every --agent (repeatable). Per-agent settings: use -c.")
 @click.option("--tasks", "tasks", multiple=True, metavar="SELECTOR",
-              help="Task id, glob ('triton2triton/*'), category, tag or 'all' (repeatable).")
+              help="Task id, glob ('triton2triton/*'), category, tag, 'all' or a named set "
+                   "('@arena-44', `aka tasks sets`) (repeatable).")
 @click.option("--attempts", type=click.IntRange(1), help="Trials per agent and task [1].")
 @platform_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
