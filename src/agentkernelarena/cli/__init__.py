@@ -8,6 +8,7 @@ import click
 
 from agentkernelarena import __version__
 from agentkernelarena.cli.agents_cmd import agents
+from agentkernelarena.cli.configs_cmd import configs
 from agentkernelarena.cli.demo_cmd import demo
 from agentkernelarena.cli.eval_cmd import eval_command
 from agentkernelarena.cli.heldout_cmd import heldout_command
@@ -32,6 +33,7 @@ cli.add_command(report_command)
 cli.add_command(compare_command)
 cli.add_command(leaderboard_command)
 cli.add_command(heldout_command)
+cli.add_command(configs)
 
 
 def main(argv: list[str] | None = None) -> None:

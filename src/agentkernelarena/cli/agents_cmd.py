@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -49,41 +51,78 @@ def list_agents(as_json: bool) -> None:
     click.echo("settings: `aka agents list --json`; pass them as --agent-arg KEY=VALUE")
 
 
+def _doctor_report(name: str, create: Callable[[], Any], label: str | None = None
+                   ) -> dict[str, Any]:
+    """The agent's own doctor report (installed, version, authenticated, problems with their
+    fixes); an agent that cannot even be made (unknown, bad settings, and for a config's
+    agent, settings its validate() rejects) is a not-ready report."""
+    try:
+        agent = create()
+        if label is not None and hasattr(agent, "validate"):
+            agent.validate()
+        report = agent.doctor().to_json() if hasattr(agent, "doctor") else {
+            "agent": name, "installed": True, "version": None, "authenticated": None,
+            "executable": None, "problems": [], "ready": True}
+    except AkaError as exc:
+        report = {"agent": name, "installed": False, "version": None,
+                  "authenticated": None, "executable": None, "ready": False,
+                  "problems": [{"problem": exc.message, "fix": exc.hint or ""}]}
+    if label is not None:
+        report["label"] = label
+    return report
+
+
+def _config_reports(config_file: Path) -> list[dict[str, Any]]:
+    """One report per agent configuration a run config names (the same config `aka run -c`
+    would read, shipped names included)."""
+    from agentkernelarena.runner.config import load_config_file, merge_config
+    from agentkernelarena.runner.shipped import resolve_config
+
+    path = resolve_config(config_file)
+    raw = load_config_file(path)
+    config = merge_config({"agents": raw.get("agents")}, path, {})
+    return [_doctor_report(spec.name, spec.create, spec.label or spec.name)
+            for spec in config.agents]
+
+
 @agents.command("doctor")
 @click.argument("names", nargs=-1)
+@click.option("-c", "--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Check every agent configuration this run config names (a file, or a "
+                   "shipped config's name: `aka configs list`).")
 @agent_arg_option
 @json_option
-def doctor(names: tuple[str, ...], agent_args: tuple[str, ...], as_json: bool) -> None:
+def doctor(names: tuple[str, ...], config_file: Path | None, agent_args: tuple[str, ...],
+           as_json: bool) -> None:
     """Installed? Version? Authenticated? And the fix for each problem.
 
-    Checks NAMES (default: every agent). --agent-arg settings apply to each named agent.
-    Exit status 1 when a named agent is not ready (0 when listing them all).
+    Checks NAMES (default: every agent), or with -c every agent of a run config (per label,
+    with its settings). --agent-arg settings apply to each named agent. Exit status 1 when a
+    named agent (or one of the config's) is not ready (0 when listing them all).
     """
+    if config_file is not None and (names or agent_args):
+        raise AkaError("agents doctor: give -c CONFIG or agent names, not both",
+                       "the config's agents carry their own settings")
     args = parse_agent_args(agent_args)
-    infos = [get_agent_info(n) for n in names] if names else available_agents()
-    reports = []
-    for info in infos:
-        try:
-            agent = info.create(args if names else None)
-            report = agent.doctor().to_json() if hasattr(agent, "doctor") else {
-                "agent": info.name, "installed": True, "version": None, "authenticated": None,
-                "executable": None, "problems": [], "ready": True}
-        except AkaError as exc:
-            report = {"agent": info.name, "installed": False, "version": None,
-                      "authenticated": None, "executable": None, "ready": False,
-                      "problems": [{"problem": exc.message, "fix": exc.hint or ""}]}
-        reports.append(report)
+    if config_file is not None:
+        reports = _config_reports(config_file)
+    else:
+        infos = [get_agent_info(n) for n in names] if names else available_agents()
+        reports = [_doctor_report(i.name, lambda i=i: i.create(args if names else None))
+                   for i in infos]
     sandbox = bwrap_status()
     sandbox_report = {"available": sandbox.available, "detail": sandbox.reason,
                       "fix": None if sandbox.available else "apt-get install -y bubblewrap"}
-    failed = bool(names) and not all(r["ready"] for r in reports)
+    strict = bool(names) or config_file is not None
+    failed = strict and not all(r["ready"] for r in reports)
     if as_json:
         click.echo(json.dumps({"agents": reports, "sandbox": sandbox_report}, indent=2))
         sys.exit(1 if failed else 0)
     mark = {True: "yes", False: "NO", None: "unknown"}
     for r in reports:
         colour = "green" if r["ready"] else ("red" if not r["installed"] else "yellow")
-        click.secho(f"{r['agent']}: " + ("ready" if r["ready"] else "not ready"), fg=colour,
+        who = f"{r['label']} ({r['agent']})" if r.get("label") else r["agent"]
+        click.secho(f"{who}: " + ("ready" if r["ready"] else "not ready"), fg=colour,
                     bold=True)
         click.echo(f"  installed: {mark[r['installed']]}"
                    + (f" ({r['executable']})" if r.get("executable") else "")
@@ -94,6 +133,9 @@ def doctor(names: tuple[str, ...], agent_args: tuple[str, ...], as_json: bool) -
             click.echo(f"      fix: {p['fix']}")
     state = "bubblewrap works" if sandbox.available else f"NONE: {sandbox.reason}"
     click.secho(f"sandbox: {state}", fg="green" if sandbox.available else "red", bold=True)
+    if config_file is not None:
+        ready = sum(r["ready"] for r in reports)
+        click.echo(f"{ready} of {len(reports)} agent configuration(s) ready")
     sys.exit(1 if failed else 0)
 
 

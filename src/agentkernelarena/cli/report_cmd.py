@@ -106,8 +106,11 @@ def _emit(text: str, output: Path | None) -> None:
               default="table", show_default=True)
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to this file instead of printing.")
+@click.option("--published", "with_published", is_flag=True,
+              help="Also print the reference benchmark's published mean speedups beside the "
+                   "runs' (quoted, with their source; not measured here).")
 def leaderboard_command(runs: tuple[Path, ...], rank_by: str, fmt: str,
-                        output: Path | None) -> None:
+                        output: Path | None, with_published: bool) -> None:
     """Rank agent configurations per category over one or more run folders."""
     from agentkernelarena.report import load_run
     from agentkernelarena.report.leaderboard import (
@@ -116,8 +119,13 @@ def leaderboard_command(runs: tuple[Path, ...], rank_by: str, fmt: str,
         leaderboard,
         print_board,
     )
+    from agentkernelarena.report.leaderboard import (
+        with_published as add_published,
+    )
 
     board = leaderboard([load_run(path) for path in runs], rank_by=rank_by)
+    if with_published:
+        board = add_published(board)
     if fmt == "table" and output is None:
         print_board(board)
         return

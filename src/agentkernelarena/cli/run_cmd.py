@@ -21,6 +21,7 @@ from agentkernelarena.runner.config import (
     RunConfig,
     load_config_file,
 )
+from agentkernelarena.runner.shipped import shipped_names
 
 
 def _gpus(value: str | None) -> list[int] | None:
@@ -81,8 +82,10 @@ def build_config(config_file: Path | None, resume: bool, overrides: dict[str, An
     difference in words; scheduling flags (--concurrency, --gpus, --executor) just apply."""
     from agentkernelarena.runner.config import merge_config
     from agentkernelarena.runner.manifest import read_manifest
+    from agentkernelarena.runner.shipped import resolve_config
 
     if config_file is not None:
+        config_file = resolve_config(config_file)
         return merge_config(load_config_file(config_file), config_file, overrides, problems)
     if resume and "out" in overrides:
         manifest = read_manifest(Path(overrides["out"]))
@@ -96,13 +99,16 @@ def build_config(config_file: Path | None, resume: bool, overrides: dict[str, An
 
 @click.command("run")
 @click.option("-c", "--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="A YAML run config (docs/runs.md); flags given as well override it.")
+              help="A YAML run config (docs/runs.md), or the name of one shipped with the "
+                   f"arena ({', '.join(shipped_names())}; `aka configs list`); a file path "
+                   "wins. Flags given as well override it.")
 @click.option("--agent", "agents", multiple=True, metavar="NAME",
               help="An agent (repeatable: an A/B run); `aka agents list`.")
 @click.option("--agent-arg", "agent_args", multiple=True, metavar="KEY=VALUE",
               help="A setting for every --agent (repeatable). Per-agent settings: use -c.")
 @click.option("--tasks", "tasks", multiple=True, metavar="SELECTOR",
-              help="Task id, glob ('triton2triton/*'), category, tag or 'all' (repeatable).")
+              help="Task id, glob ('triton2triton/*'), category, tag, 'all' or a named set "
+                   "('@arena-44', `aka tasks sets`) (repeatable).")
 @click.option("--attempts", type=click.IntRange(1), help="Trials per agent and task [1].")
 @platform_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),

@@ -16,6 +16,7 @@ from agentkernelarena.tasks.importers.kernelbench import CATEGORIES as IMPORT_CA
 from agentkernelarena.tasks.importers.kernelbench import import_kernelbench
 from agentkernelarena.tasks.loader import discover_tasks, find_task, select_tasks
 from agentkernelarena.tasks.scaffold import new_task
+from agentkernelarena.tasks.sets import SET_PREFIX, load_set, set_names
 from agentkernelarena.workspace import materialize as materialize_workspace
 
 
@@ -26,11 +27,16 @@ def tasks() -> None:
 
 @tasks.command("list")
 @click.option("--category", default=None, help="Only this category.")
+@click.option("--set", "--suite", "set_name", default=None, metavar="NAME",
+              help="Only the tasks of this named set (`aka tasks sets`), e.g. arena-44.")
 @tasks_dir_option
 @json_option
-def list_tasks(category: str | None, tasks_dirs: tuple[Path, ...], as_json: bool) -> None:
+def list_tasks(category: str | None, set_name: str | None, tasks_dirs: tuple[Path, ...],
+               as_json: bool) -> None:
     """List the tasks of the bundled suites and of --tasks-dir."""
     found = discover_tasks(tasks_dirs)
+    if set_name:
+        found = select_tasks([SET_PREFIX + set_name.removeprefix(SET_PREFIX)], found)
     if category:
         found = [t for t in found if t.category == category]
     if as_json:
@@ -45,6 +51,23 @@ def list_tasks(category: str | None, tasks_dirs: tuple[Path, ...], as_json: bool
         table.add_row(t.id, t.language, str(len(t.visible)), str(t.held_out_count),
                       "yes" if t.solution_dir else "")
     Console().print(table)
+
+
+@tasks.command("sets")
+@json_option
+def list_sets(as_json: bool) -> None:
+    """The named task sets shipped with the arena (`--tasks @NAME` selects one)."""
+    found = [load_set(name) for name in set_names()]
+    if as_json:
+        click.echo(json.dumps([s.to_json() for s in found], indent=2))
+        return
+    for task_set in found:
+        click.secho(f"@{task_set.name} ({len(task_set.task_ids)} tasks)", bold=True)
+        click.echo(f"  {task_set.description}")
+        click.echo(f"  source: {task_set.source}")
+        if task_set.composition:
+            click.echo(f"  composition: {task_set.composition}")
+    click.echo("tasks of one: `aka tasks list --set NAME`; in a run: `--tasks @NAME`")
 
 
 @tasks.command("show")

@@ -135,9 +135,27 @@ def _speed(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}x"
 
 
+def with_published(board: dict[str, Any]) -> dict[str, Any]:
+    """The board with the reference benchmark's published figures (report/published.py) and a
+    note saying they are quoted, not measured here."""
+    from agentkernelarena.report.published import SOURCE, published
+
+    board = dict(board)
+    board["published"] = published()
+    board["notes"] = [*board["notes"], "published figures are quoted, not measured here: "
+                      f"source: {SOURCE}; their mean speedup is an arithmetic mean on the "
+                      "reference's own hardware and tasks (docs/reference-experiment.md)"]
+    return board
+
+
 def board_tables(board: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"category": category, "rows": board_rows(entries)}
-            for category, entries in board["categories"].items()]
+    tables = [{"category": category, "rows": board_rows(entries)}
+              for category, entries in board["categories"].items()]
+    if "published" in board:
+        from agentkernelarena.report.published import side_by_side
+
+        tables += side_by_side(board)
+    return tables
 
 
 def board_markdown(board: dict[str, Any]) -> str:
@@ -162,3 +180,7 @@ def print_board(board: dict[str, Any]) -> None:
         out.print(f"warning: {warning}", style="yellow", markup=False, highlight=False)
     for table in board_tables(board):
         print_rows(out, table["rows"], table["category"])
+    if "published" in board:
+        out.print(f"published figures: {board['published']['mark']}; source: "
+                  f"{board['published']['source']}", style="bold", markup=False,
+                  highlight=False)

@@ -82,9 +82,17 @@ def find_task(task_id: str, extra_dirs: Sequence[Path] = ()) -> Task:
 
 
 def select_tasks(selectors: Sequence[str], tasks: Sequence[Task]) -> list[Task]:
-    """Tasks matching any selector: an id, a glob over ids, a category, a tag, or 'all'."""
+    """Tasks matching any selector: an id, a glob over ids, a category, a tag, 'all', or a
+    named set shipped with the arena ('@arena-44': tasks/sets.py)."""
+    from agentkernelarena.tasks.sets import SET_PREFIX, set_task_ids
+
     chosen: dict[str, Task] = {}
+    by_id = {t.id: t for t in tasks}
     for selector in selectors:
+        if selector.startswith(SET_PREFIX):
+            for task_id in set_task_ids(selector, set(by_id)):
+                chosen[task_id] = by_id[task_id]
+            continue
         matched = [
             t for t in tasks
             if selector in (t.id, SUITE_ALL, t.category)
@@ -95,7 +103,7 @@ def select_tasks(selectors: Sequence[str], tasks: Sequence[Task]) -> list[Task]:
             known = ", ".join(sorted({t.category for t in tasks} & set(CATEGORIES)))
             raise AkaError(f"task selector '{selector}' matches no task",
                            f"use an id, a glob like 'triton2triton/*', a category ({known}), "
-                           "a tag, or 'all'")
+                           "a tag, 'all', or a task set like '@smoke' (`aka tasks sets`)")
         for task in matched:
             chosen[task.id] = task
     return [chosen[k] for k in sorted(chosen)]
