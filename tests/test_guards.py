@@ -221,3 +221,12 @@ def test_cpu_candidate_is_timed_by_the_supervisors_clock():
     # Handing over inside the timed command leaves no separate deliver readings.
     plain = [{k: v for k, v in r.items() if "deliver" not in k} for r in _rounds()]
     assert witness_problems(plain, 0.2, "cuda", "c")[0] == []
+
+
+def test_identical_tells_nan_inputs_unchanged_and_changed():
+    from agentkernelarena.evaluate.compare import identical
+
+    x = torch.tensor([1.0, float("nan"), float("inf")])
+    assert identical(x, x.clone()) and not torch.equal(x, x.clone())
+    assert not identical(x, torch.tensor([1.0, 2.0, float("inf")]))
+    assert not identical(x, x.double())

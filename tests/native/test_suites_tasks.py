@@ -12,11 +12,16 @@ import pytest
 import torch
 from suite_helpers import NATIVE, as_tuple, module_from_path
 
+from agentkernelarena.evaluate.compare import identical
 from agentkernelarena.native import check_warp_size
 from agentkernelarena.native.sources import launcher_declarations
 
 IDS = [t.id for t in NATIVE]
 SUFFIX = {"cuda": ".cu", "hip": ".hip"}
+
+
+def _same(a: Any, b: Any) -> bool:
+    return identical(a, b) if isinstance(a, torch.Tensor) else a == b
 
 
 
@@ -25,8 +30,11 @@ def test_layout_and_configurations(task: Any) -> None:
     (source,) = task.editable
     assert source == f"kernel{SUFFIX[task.language]}"
     assert task.category.endswith(task.language) or task.category.startswith("torch2")
-    for name in ("binding.cpp", "kernel.py", "reference.py", source, f"solution/{source}"):
+    for name in ("binding.cpp", "kernel.py", "reference.py", source):
         assert (task.root / name).is_file(), f"{task.id}: {name} missing"
+    # A solution is shipped only where it is faster everywhere (tasks check's headroom rule).
+    if task.solution_dir is not None:
+        assert (task.solution_dir / source).is_file(), f"{task.id}: solution/{source} missing"
     entry = (task.root / "kernel.py").read_text()
     assert f'load(__file__, ["{source}"], binding="binding.cpp")' in entry
     assert len(task.visible) >= 3 and len(task.held_out) >= 3
@@ -41,7 +49,8 @@ def test_layout_and_configurations(task: Any) -> None:
 def test_sources_define_what_the_binding_declares(task: Any) -> None:
     declared = [name for _, name, _ in launcher_declarations(task.root / "binding.cpp")]
     assert declared, f'{task.id}: binding.cpp declares no extern "C" launcher'
-    for path in (task.root / task.editable[0], task.solution_dir / task.editable[0]):
+    folders = [task.root] + ([task.solution_dir] if task.solution_dir is not None else [])
+    for path in (folder / task.editable[0] for folder in folders):
         text = path.read_text()
         for name in declared:
             assert f'extern "C" int {name}(' in text, f"{path}: no definition of {name}"
@@ -61,14 +70,16 @@ def test_reference_and_inputs_run_on_the_cpu(task: Any) -> None:
         again = make_inputs(config.params, 1, "cpu")
         other = make_inputs(config.params, 2, "cpu")
         tensors = [a for a in first if isinstance(a, torch.Tensor)]
-        assert all(torch.equal(a, b) for a, b in zip(first, again, strict=True))
-        assert any(not torch.equal(a, b) for a, b in zip(first, other, strict=True))
+        assert all(_same(a, b) for a, b in zip(first, again, strict=True))
+        assert any(not _same(a, b) for a, b in zip(first, other, strict=True))
         # The timer refills one set of input buffers from inputs of several seeds in place:
         # every seed must give the same shapes and dtypes.
         shapes = [(tuple(a.shape), a.dtype) for a in first if isinstance(a, torch.Tensor)]
         assert shapes == [(tuple(a.shape), a.dtype) for a in other if isinstance(a, torch.Tensor)]
         floats = [a for a in tensors if a.is_floating_point()]
-        assert floats and all(a.numel() and a.double().std() > 0 for a in floats if a.numel() > 1)
+        # NaN and inf on purpose in some (histogram): the spread of the finite values.
+        assert floats and all(a[torch.isfinite(a)].double().std() > 0
+                              for a in floats if a.numel() > 1)
         outs = as_tuple(reference(*first))
         upcasts = as_tuple(reference(*(a.double() if a.is_floating_point() else a for a in first)))
         for out, upcast in zip(outs, upcasts, strict=True):

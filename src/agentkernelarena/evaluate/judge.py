@@ -26,6 +26,7 @@ from agentkernelarena.evaluate.compare import (
     OutputMeta,
     check_structure,
     compare_values,
+    identical,
     max_errors,
 )
 from agentkernelarena.evaluate.device_trace import DeviceTrace
@@ -146,7 +147,7 @@ class Judge:
             after = tensorfile.read(Path(inputs_after), self.device)
             after = after if isinstance(after, tuple) else (after,)
             for index, (a, b) in enumerate(zip(after, args, strict=True)):
-                if isinstance(b, torch.Tensor) and not torch.equal(a, b):
+                if isinstance(b, torch.Tensor) and not identical(a, b):
                     return {"ok": True, "match": False, "message": f"modified its input {index} "
                             "(the task does not allow in-place changes)"}
         if problem is not None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 
-from agentkernelarena.evaluate.compare import as_tensor_list, compare_values
+from agentkernelarena.evaluate.compare import as_tensor_list, compare_values, identical
 
 
 def _clone(args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -26,13 +26,13 @@ def config_issues(evaluation: Any, name: str, params: dict[str, Any]) -> list[st
     args_a2 = evaluation.make_inputs(params, seed_a)
     args_b = evaluation.make_inputs(params, seed_b)
     for index, (a, a2) in enumerate(zip(args_a, args_a2, strict=True)):
-        if isinstance(a, torch.Tensor) and not torch.equal(a, a2):
+        if isinstance(a, torch.Tensor) and not identical(a, a2):
             issues.append(f"{name}: make_inputs is not deterministic for a given seed "
                           f"(input {index} differs)")
         if isinstance(a, torch.Tensor) and a.is_floating_point() and a.numel() > 1:
             if bool((a == a.flatten()[0]).all()):
                 issues.append(f"{name}: input {index} is constant")
-    if all(torch.equal(a, b) for a, b in zip(args_a, args_b, strict=True)
+    if all(identical(a, b) for a, b in zip(args_a, args_b, strict=True)
            if isinstance(a, torch.Tensor)):
         issues.append(f"{name}: make_inputs gives the same inputs for different seeds")
 
@@ -48,11 +48,11 @@ def config_issues(evaluation: Any, name: str, params: dict[str, Any]) -> list[st
             issues.append(f"{label} is constant ({float(o1.flatten()[0]):g})")
         if o1.numel() > 0 and not bool(o1.bool().any()):
             issues.append(f"{label} is all zero")
-        if torch.equal(o1, o2):
+        if identical(o1, o2):
             issues.append(f"{label} does not change with the seed")
     ref_1 = evaluation.reference(_clone(args_a))
     ref_2 = evaluation.reference(_clone(args_a))
-    if any(not torch.equal(r1, r2) for r1, r2 in zip(as_tensor_list(ref_1),
+    if any(not identical(r1, r2) for r1, r2 in zip(as_tensor_list(ref_1),
                                                       as_tensor_list(ref_2), strict=True)):
         issues.append(f"{name}: the reference is not deterministic")
     return issues
