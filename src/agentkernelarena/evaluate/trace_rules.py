@@ -25,6 +25,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,18 @@ def windows(kernels: list[Kernel], rounds: int) -> tuple[list[tuple[int, int, in
     return found, None
 
 
+def in_window(kernels: list[Kernel], starts: list[int], start: int,
+              end: int) -> Iterator[int]:
+    """Indices of the kernels (marks aside) that run during [start, end): those begun in the
+    window, and a few begun before it that may still run into it (kernels are in start
+    order)."""
+    for index in range(max(0, bisect.bisect_left(starts, start) - LOOK_BACK),
+                       bisect.bisect_left(starts, end)):
+        kernel = kernels[index]
+        if kernel.end > start and kernel.start < end and HARNESS_MARK not in kernel.name:
+            yield index
+
+
 def busy_span(kernels: list[Kernel], starts: list[int], start: int, end: int) -> int:
     """Nanoseconds from the first kernel's start to the last one's end within a window.
 
@@ -107,11 +120,8 @@ def busy_span(kernels: list[Kernel], starts: list[int], start: int, end: int) ->
     reading cannot hide: the events bracket them, so the reported time is at least their span.
     """
     first, last = None, None
-    for index in range(max(0, bisect.bisect_left(starts, start) - LOOK_BACK),
-                       bisect.bisect_left(starts, end)):
+    for index in in_window(kernels, starts, start, end):
         kernel = kernels[index]
-        if kernel.end <= start or HARNESS_MARK in kernel.name:
-            continue
         begin, finish = max(kernel.start, start), min(kernel.end, end)
         first = begin if first is None else min(first, begin)
         last = finish if last is None else max(last, finish)
@@ -159,13 +169,8 @@ def candidate_problems(kernels: list[Kernel], reported_ms: list[float], own: set
     inside: set[int] = set()
     starts = [k.start for k in kernels]
     for stream, start, end in found:
-        # Kernels are in start order: those begun in the window, and a few begun before it
-        # that may still run into it.
-        first = max(0, bisect.bisect_left(starts, start) - LOOK_BACK)
-        for index in range(first, bisect.bisect_left(starts, end)):
+        for index in in_window(kernels, starts, start, end):
             kernel = kernels[index]
-            if kernel.end <= start or kernel.start >= end or HARNESS_MARK in kernel.name:
-                continue
             inside.add(index)
             if kernel.stream != stream and not _allocation(kernel.name):
                 problems.append(f"ran kernel {base_name(kernel.name)} on another stream "
