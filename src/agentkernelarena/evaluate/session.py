@@ -186,17 +186,15 @@ class Session:
                                    inputs_root=self.req["inputs_root"],
                                    inputs=self.req["inputs"])
         kind = reply.get("kind")
-        if self.compile_only:
-            if reply.get("ok") or kind == "compile_only":
-                raise Stop("compile_only", "the candidate compiled; this machine cannot run "
-                           "the task's native code (no GPU), so it was not run")
-            raise Stop("compile_error", _text(reply))
-        if kind == "compile_only" and self.req["device"] == "cpu":
-            # A native candidate for a task whose baseline runs here (torch2cuda on the CPU):
-            # compiled, not runnable. Only on the CPU platform: on a GPU the claim would
-            # spare the candidate its gates.
+        # Compiled, not runnable here: the task's native baseline cannot run on this machine,
+        # or (the CPU platform only, where the claim spares the candidate nothing) a native
+        # candidate of a task whose PyTorch baseline runs here (torch2cuda).
+        if (self.compile_only and reply.get("ok")) or (
+                kind == "compile_only" and (self.compile_only or self.req["device"] == "cpu")):
             raise Stop("compile_only", "the candidate compiled; this machine cannot run "
                        "its native code (no GPU), so it was not run")
+        if self.compile_only:
+            raise Stop("compile_error", _text(reply))
         if not reply.get("ok"):
             raise Stop("crash" if kind == "crash" else "compile_error", _text(reply))
         self.split = self.req["splits"][0]
