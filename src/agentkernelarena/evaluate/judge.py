@@ -73,8 +73,11 @@ class Judge:
     def load(self, device: str, task_root: str, baseline_root: str, reference: dict[str, str],
              inputs: dict[str, str], baseline: dict[str, str],
              tolerance: dict[str, dict[str, float]], reference_upcast: bool, in_place: bool,
-             vs_compile: list[dict[str, Any]] | None = None, seed: int = 0) -> dict[str, Any]:
+             vs_compile: list[dict[str, Any]] | None = None, seed: int = 0,
+             prime_trace: bool = False) -> dict[str, Any]:
         self.device, self.in_place, self.upcast = device, in_place, reference_upcast
+        if prime_trace:
+            DeviceTrace.prime(device)
         self.tolerances = {k: (v["atol"], v["rtol"]) for k, v in tolerance.items()}
         self.cpu_rng = torch.Generator()
         self.cpu_rng.manual_seed(secrets.randbits(63))

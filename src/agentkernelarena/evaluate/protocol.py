@@ -54,18 +54,29 @@ class Peer:
                                      stdout=subprocess.PIPE, stderr=self._log,
                                      start_new_session=True, preexec_fn=preexec)
         self._buffer = b""
+        self._sent = time.perf_counter()
 
     def request(self, command: str, timeout_s: float, **fields: Any) -> Reply:
         """Send one command and wait for its reply; PeerGone when none comes in time."""
+        self.send(command, **fields)
+        return self.receive(timeout_s)
+
+    def send(self, command: str, **fields: Any) -> None:
+        """Send one command without waiting (`receive` reads its reply): two workers can then
+        work at once, e.g. while both start up."""
         assert self.proc.stdin is not None
         line = json.dumps({"cmd": command, **fields}).encode() + b"\n"
-        began = time.perf_counter()
+        self._sent = time.perf_counter()
         try:
             self.proc.stdin.write(line)
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise self._gone() from None
-        raw = self._read_line(began + timeout_s)
+
+    def receive(self, timeout_s: float) -> Reply:
+        """The reply to the command sent last; `wall_ms` counts from its sending."""
+        began = self._sent
+        raw = self._read_line(time.perf_counter() + timeout_s)
         wall_ms = (time.perf_counter() - began) * 1e3
         try:
             data = json.loads(raw)

@@ -62,8 +62,11 @@ class Runner:
 
     # -- commands ------------------------------------------------------------------------
     def load(self, device: str, root: str, file: str, function: str,
-             inputs_root: str, inputs: dict[str, str]) -> dict[str, Any]:
+             inputs_root: str, inputs: dict[str, str],
+             prime_trace: bool = False) -> dict[str, Any]:
         self.device, self.root = device, Path(root)
+        if prime_trace:  # before the candidate's code is imported, like the judge's
+            DeviceTrace.prime(device)
         # The task's inputs function, from a copy of the task without task.yaml: the agent
         # sees the same file, and inputs a tampered generator makes only fail the candidate
         # (the judge checks against the inputs it made itself).

@@ -92,12 +92,24 @@ class Session:
         return reply
 
     def ask_runner(self, command: str, **fields: Any) -> tuple[dict[str, Any], float]:
+        self._send_runner(command, **fields)
+        return self._receive_runner(command)
+
+    def _send_runner(self, command: str, **fields: Any) -> None:
+        """The runner thawed and sent a command; `_receive_runner` reads the reply (the
+        supervisor may ask the judge something meanwhile)."""
         if self.freezer is not None:
             began = time.perf_counter()
             self.freezer.thaw()
             self._tally("freezer.thaw", (time.perf_counter() - began) * 1e3)
         try:
-            reply = self.runner.request(command, self._left(), **fields)
+            self.runner.send(command, **fields)
+        except PeerGone:
+            pass  # the reply's read below says how it ended
+
+    def _receive_runner(self, command: str) -> tuple[dict[str, Any], float]:
+        try:
+            reply = self.runner.receive(self._left())
             self._tally(f"runner.{command}", reply.wall_ms)
         except PeerGone as gone:
             self.runner_alive = False
@@ -163,6 +175,14 @@ class Session:
     def _load(self) -> None:
         r = self.req
         visible = next((s for s in r["splits"] if s["split"] == "visible"), None)
+        # Both workers load at once (the runner's reply is read by the compile gate): each
+        # imports its code and, on a GPU with the device trace on, primes CUPTI, whose
+        # start-up costs seconds per process.
+        self._phase("compile")
+        prime = r["device"] == "cuda" and r.get("device_trace", True)
+        self._send_runner("load", device=r["device"], root=r["candidate_root"],
+                          file=r["entry"]["file"], function=r["entry"]["function"],
+                          inputs_root=r["inputs_root"], inputs=r["inputs"], prime_trace=prime)
         loaded = self.ask_judge(
             "load", device=r["device"], task_root=r["task_root"],
             baseline_root=r["baseline_root"], reference=r["reference"], inputs=r["inputs"],
@@ -170,7 +190,7 @@ class Session:
             reference_upcast=r["reference_upcast"], in_place=r["in_place"],
             vs_compile=[c["params"] for c in visible["configs"]]
             if r.get("vs_compile") and visible else None,
-            seed=visible["seeds"][0] if visible else 0)
+            seed=visible["seeds"][0] if visible else 0, prime_trace=prime)
         self.compile_only = bool(loaded.get("compile_only"))
         self.emit("start", versions=loaded.get("versions", {}))
         if loaded.get("vs_compile_error"):
@@ -178,13 +198,7 @@ class Session:
         self.vs_compile = bool(r.get("vs_compile")) and not loaded.get("vs_compile_error")
 
     def _compile_gate(self) -> None:
-        self._phase("compile")
-        reply, _ = self.ask_runner("load", device=self.req["device"],
-                                   root=self.req["candidate_root"],
-                                   file=self.req["entry"]["file"],
-                                   function=self.req["entry"]["function"],
-                                   inputs_root=self.req["inputs_root"],
-                                   inputs=self.req["inputs"])
+        reply, _ = self._receive_runner("load")
         kind = reply.get("kind")
         # Compiled, not runnable here: the task's native baseline cannot run on this machine,
         # or (the CPU platform only, where the claim spares the candidate nothing) a native
@@ -256,8 +270,12 @@ class Session:
                 baseline_ok = bool(self.ask_judge("baseline_ok", handle=handle,
                                                   config=self._key(config))["correct"])
             self._stage(config, seed)
+            # The inputs after the call are handed back on the first seed only: a kernel that
+            # writes into its inputs does so on every call, and the copy costs as much as the
+            # inputs are large (the runner could restore them before any copy anyway).
+            inputs_after = after if index == 0 else None
             call, _ = self.ask_runner("call", output=str(self.io / "out.bin"), meta=meta,
-                                      inputs_after=after)
+                                      inputs_after=inputs_after)
             self._call_failure(call, name)
             self._observations(call, name)
             fields = {"baseline_correct": baseline_ok if check_baseline else None}
@@ -267,7 +285,7 @@ class Session:
                            **fields)
             verdict = self.ask_judge("check", handle=handle, config=self._key(config),
                                      output=str(self.io / "out.bin"), full=True,
-                                     inputs_after=after)
+                                     inputs_after=inputs_after)
             if not verdict["match"]:
                 raise Stop("incorrect", f"config {name} (seed {seed}): {verdict['message']}",
                            max_abs_err=verdict.get("max_abs_err"), **fields)
