@@ -16,7 +16,8 @@ from agentkernelarena.tasks.importers.kernelbench import CATEGORIES as IMPORT_CA
 from agentkernelarena.tasks.importers.kernelbench import import_kernelbench
 from agentkernelarena.tasks.loader import discover_tasks, find_task, select_tasks
 from agentkernelarena.tasks.scaffold import new_task
-from agentkernelarena.tasks.sets import SET_PREFIX, load_set, set_names
+from agentkernelarena.tasks.sets import SET_PREFIX, growing_suites, load_set, set_names
+from agentkernelarena.tasks.suite_page import collect_gpu_results, render
 from agentkernelarena.workspace import materialize as materialize_workspace
 
 
@@ -58,8 +59,11 @@ def list_tasks(category: str | None, set_name: str | None, tasks_dirs: tuple[Pat
 def list_sets(as_json: bool) -> None:
     """The named task sets shipped with the arena (`--tasks @NAME` selects one)."""
     found = [load_set(name) for name in set_names()]
+    growing = growing_suites()
     if as_json:
-        click.echo(json.dumps([s.to_json() for s in found], indent=2))
+        click.echo(json.dumps([s.to_json() for s in found] + [
+            {"name": name, "description": text, "growing": True}
+            for name, text in growing.items()], indent=2))
         return
     for task_set in found:
         click.secho(f"@{task_set.name} ({len(task_set.task_ids)} tasks)", bold=True)
@@ -67,7 +71,25 @@ def list_sets(as_json: bool) -> None:
         click.echo(f"  source: {task_set.source}")
         if task_set.composition:
             click.echo(f"  composition: {task_set.composition}")
+    for name, text in growing.items():
+        click.secho(f"@{name}", bold=True, nl=False)
+        click.echo(f"  {text}")
     click.echo("tasks of one: `aka tasks list --set NAME`; in a run: `--tasks @NAME`")
+
+
+@tasks.command("page")
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
+              help="Write the page here (default: print it).")
+@click.option("--results", type=click.Path(path_type=Path), default=Path("benchmarks/results"),
+              show_default=True, help="The folder of recorded GPU results.")
+def page(output: Path | None, results: Path) -> None:
+    """The suite page (docs/suites.md): every bundled task with its recorded H200 figures."""
+    text = render(discover_tasks(), collect_gpu_results(results))
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    output.write_text(text)
+    click.echo(f"wrote {output}", err=True)
 
 
 @tasks.command("show")

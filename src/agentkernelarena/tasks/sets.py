@@ -4,6 +4,10 @@ A set is a YAML file in suites/sets/NAME.yaml with a `description`, where its ta
 (`source`, and `composition` where the set departs from its source) and an explicit list of
 task ids. Explicit ids, not globs: an experiment's task list must not change because a suite
 grew. A set that names a task which does not exist is an error naming it, never a smaller set.
+
+Besides the files, growing suites: `@full` (every task) and one per category
+(`@triton2triton`, ...). They change as tasks are added, by design: they are for covering the
+arena (validation, CI), while an experiment to compare across versions names a file set.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ def load_set(name: str, sets_dir: Path = SETS_DIR) -> TaskSet:
     name = name.removeprefix(SET_PREFIX)
     path = sets_dir / f"{name}.yaml"
     if not path.is_file():
-        known = ", ".join(SET_PREFIX + n for n in set_names(sets_dir)) or "none"
+        known = ", ".join(SET_PREFIX + n for n in [*set_names(sets_dir), *growing_suites()])
         raise AkaError(f"unknown task set '{SET_PREFIX}{name}'",
                        f"the sets shipped with the arena: {known} (`aka tasks sets` lists them)")
     try:
@@ -77,8 +81,24 @@ def load_set(name: str, sets_dir: Path = SETS_DIR) -> TaskSet:
                    task_ids=tuple(ids), path=path)
 
 
+FULL_SUITE = "full"
+
+
+def growing_suites() -> dict[str, str]:
+    """The suites made from the tasks present, name -> what they hold."""
+    from agentkernelarena.tasks.spec import CATEGORIES
+
+    suites = {FULL_SUITE: "every task (bundled and --tasks-dir); grows with the arena"}
+    suites.update({c: f"every {c} task; grows with the arena" for c in CATEGORIES})
+    return suites
+
+
 def set_task_ids(selector: str, known_ids: set[str], sets_dir: Path = SETS_DIR) -> list[str]:
     """The ids of the set a `@NAME` selector names; every one must be a known task."""
+    name = selector.removeprefix(SET_PREFIX)
+    if not (sets_dir / f"{name}.yaml").is_file() and name in growing_suites():
+        return sorted(i for i in known_ids
+                      if name == FULL_SUITE or i.split("/", 1)[0] == name)
     task_set = load_set(selector, sets_dir)
     missing = [i for i in task_set.task_ids if i not in known_ids]
     if missing:
