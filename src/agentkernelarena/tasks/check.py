@@ -92,10 +92,20 @@ def _check_skeleton(task: Task, options: EvalOptions,
 
 
 def check_task(task: Task, platform: str | None = None,
-               soundness: bool = True) -> dict[str, Any]:
+               soundness: bool = True, evaluate: bool = True) -> dict[str, Any]:
+    """`evaluate=False` is the quick check: formulas and soundness (the reference, variants and
+    inputs alone), without evaluating the baseline and the solution (what takes time)."""
     started = time.monotonic()
     problems: list[str] = _formula_problems(task)
     target = get_platform(platform)
+    if not evaluate:
+        report: dict[str, Any] = {"task": task.id, "platform": target.name, "quick": True}
+        if soundness:
+            report["soundness"] = check_soundness(task, target.name, target.device)
+            problems += report["soundness"]["problems"]
+        report.update({"ok": not problems, "problems": problems,
+                       "wall_s": time.monotonic() - started})
+        return report
     timed = target.comparable
     # On a GPU the draw extremes are timed too; the task itself is unchanged.
     subject = gpu_checks.with_extremes(task) if timed else task
@@ -122,7 +132,7 @@ def check_task(task: Task, platform: str | None = None,
                                              seed=GPU_SEED if timed else None), problems)
             if solution is not None:
                 problems += _problems_of("solution", solution)
-    report: dict[str, Any] = {"task": task.id, "platform": target.name}
+    report = {"task": task.id, "platform": target.name}
     if soundness:
         report["soundness"] = check_soundness(task, target.name, target.device)
         problems += report["soundness"]["problems"]
