@@ -87,3 +87,22 @@ def test_summary_table_json_and_csv_show_outcomes(outcomes_run):
     assert "scored only because the baseline was left unchanged" in text
     markdown = to_markdown(report)
     assert "## Agent failures" in markdown and "ok [agent-failed]" in markdown
+
+
+def test_compare_shows_what_each_agent_did(outcomes_run):
+    from agentkernelarena.report import compare_runs
+    from agentkernelarena.report.compare_render import compare_markdown
+
+    run, _ = outcomes_run
+    loaded = load_run(run)
+    result = compare_runs(loaded, loaded, agent_a="noop", agent_b="crash", min_tasks=1)
+    assert result["summary"]["b"]["agent_outcomes"] == {"failed": 1}
+    assert result["summary"]["a"]["agent_outcomes"] == {"no_change": 1}
+    assert result["tasks"][0]["b"]["agent_outcomes"] == {"failed": 1}
+    assert any("run b: in 1 of 1 trial(s) of crash the agent failed (1)" in w
+               for w in result["summary"]["warnings"])
+    markdown = compare_markdown(result)
+    assert "[agent-failed 1]" in markdown and "[no-change 1]" in markdown
+    timed = compare_runs(loaded, loaded, agent_a="noop", agent_b="slow", min_tasks=1)
+    assert timed["summary"]["b"]["agent_outcomes"] == {"timed_out": 1}
+    assert any("timed out (1)" in w for w in timed["summary"]["warnings"])

@@ -20,6 +20,7 @@ from agentkernelarena.report.bootstrap import MIN_TASKS, RESAMPLES, method, pair
 from agentkernelarena.report.load import RunData
 from agentkernelarena.report.metrics import geomean, trial_row
 from agentkernelarena.report.settings import settings_warnings
+from agentkernelarena.runner.outcome import AGENT_FAILED, AGENT_OK, AGENT_TIMED_OUT
 
 
 def pick_agent(run: RunData, label: str | None, side: str) -> str:
@@ -45,6 +46,10 @@ def _task_side(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "verdicts": dict(sorted(Counter(r["verdict"] for r in rows).items())),
         "speedup_geomean": geomean(r["speedup"] for r in correct if r["speedup"]),
         "score_mean": sum(r["score"] for r in rows) / len(rows),
+        # What the agent did (ok ones left out): a verdict `ok` after a crashed agent is the
+        # unchanged baseline, not a result.
+        "agent_outcomes": dict(sorted(Counter(r["agent_outcome"] for r in rows
+                                              if r["agent_outcome"] != AGENT_OK).items())),
     }
 
 
@@ -64,7 +69,11 @@ def _winner(a: dict[str, Any], b: dict[str, Any], tie: float) -> tuple[str, floa
 
 def _side_totals(sides: list[dict[str, Any]]) -> dict[str, Any]:
     trials = sum(s["trials"] for s in sides)
+    outcomes: Counter[str] = Counter()
+    for side in sides:
+        outcomes.update(side["agent_outcomes"])
     return {"trials": trials,
+            "agent_outcomes": dict(sorted(outcomes.items())),
             "correct_rate": round(sum(s["correct"] for s in sides) / trials, 4) if trials else None,
             "score_mean": round(sum(s["score_mean"] * s["trials"] for s in sides) / trials, 3)
             if trials else None,
@@ -116,6 +125,12 @@ def _run_warnings(run_a: RunData, run_b: RunData, label_a: str, label_b: str,
             warnings.append(f"{name} ran on {run.manifest.get('platform')}: its timings "
                             "are not comparable")
     for name, label, rows in (("a", label_a, rows_a), ("b", label_b, rows_b)):
+        failed = sum(r["agent_outcome"] == AGENT_FAILED for r in rows)
+        timed_out = sum(r["agent_outcome"] == AGENT_TIMED_OUT for r in rows)
+        if failed or timed_out:
+            warnings.append(f"run {name}: in {failed + timed_out} of {len(rows)} trial(s) of "
+                            f"{label} the agent failed ({failed}) or timed out ({timed_out}); "
+                            "they count in every mean with what was left in the workspace")
         unsandboxed = sum(bool(r["unsandboxed"]) for r in rows)
         if unsandboxed:
             warnings.append(f"run {name}: {unsandboxed} trial(s) of {label} ran without a "

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentkernelarena.cli.render import fmt_speedup
+from agentkernelarena.feedback import fmt_speedup
 from agentkernelarena.report.render import Rows, console, markdown_table
 from agentkernelarena.report.textfit import print_rows
+from agentkernelarena.runner.outcome import MARKERS
 
 
 def _value(entry: dict[str, Any], value: float | None) -> str:
@@ -41,9 +42,16 @@ def metric_rows(result: dict[str, Any]) -> Rows:
     return headers, rows
 
 
+def _outcomes(outcomes: dict[str, int]) -> str:
+    """`[agent-failed 2, no-change 1]`: what the agents did, where not simply ok."""
+    if not outcomes:
+        return ""
+    return " [" + ", ".join(f"{MARKERS.get(o, o)} {n}" for o, n in outcomes.items()) + "]"
+
+
 def _side(side: dict[str, Any]) -> str:
     verdicts = ", ".join(f"{v} {n}" for v, n in side["verdicts"].items())
-    return f"{side['correct']}/{side['trials']} ok ({verdicts})"
+    return f"{side['correct']}/{side['trials']} ok ({verdicts}){_outcomes(side['agent_outcomes'])}"
 
 
 def task_rows(result: dict[str, Any]) -> Rows:
@@ -68,6 +76,10 @@ def headline(result: dict[str, Any]) -> list[str]:
              f"{s['paired_tasks']} paired task(s): B wins {s['wins_b']}, A wins {s['wins_a']}, "
              f"ties {s['ties']} (tie band {100 * s['tie_band']:g}%); every mean below is over "
              "the paired tasks only"]
+    for name in ("a", "b"):
+        outcomes = s[name].get("agent_outcomes")
+        if outcomes:
+            lines.append(f"agent outcomes of {name.upper()} (besides ok):{_outcomes(outcomes)}")
     for name in ("only_a", "only_b"):
         if s[name]:
             lines.append(f"{name.replace('_', ' ')} (not compared): {', '.join(s[name])}")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agentkernelarena import __version__
-from agentkernelarena.cli.render import fmt_speedup
+from agentkernelarena.feedback import fmt_speedup
 from agentkernelarena.report.load import RunData
 from agentkernelarena.report.metrics import build_report
 from agentkernelarena.report.plots import compare_plot, report_plots
