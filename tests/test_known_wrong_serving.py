@@ -1,0 +1,225 @@
+"""Tolerances and inputs of the LLM-serving triton2triton tasks reject plausible wrong kernels.
+
+Each case is a wrong implementation of a task in plain PyTorch (rounding half away from zero, a
+repeated token penalized twice, padding slots written, the wrong M-RoPE section split, a chunk
+reset off by one, clamping instead of tanh), run on the task's CPU configurations and inputs.
+It must fail the task's comparison on at least one configuration, while the reference itself,
+computed in float32 and rounded to the native output dtypes, passes on all of them. Cases named
+`wrong.py:<fn>` are the variants the task declares for `aka tasks check`; the others are written
+here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+
+from agentkernelarena.evaluate.compare import compare_values
+from agentkernelarena.tasks.loader import discover_tasks
+
+TASKS = {t.id: t for t in discover_tasks()}
+
+
+def _module(task: Any, filename: str) -> Any:
+    path = task.root / filename
+    spec = importlib.util.spec_from_file_location(f"{path.stem}_{task.name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _declared(task_id: str, name: str) -> Callable[..., Any]:
+    def run(*args):
+        return getattr(_module(TASKS[task_id], "wrong.py"), name)(*args)
+    return run
+
+
+def _f64(args: tuple) -> tuple:
+    return tuple(a.double() if isinstance(a, torch.Tensor) and a.is_floating_point() else a
+                 for a in args)
+
+
+def _f32(args: tuple) -> tuple:
+    return tuple(a.float() if isinstance(a, torch.Tensor) and a.is_floating_point() else a
+                 for a in args)
+
+
+def _quant_half_away(x):
+    M, N = x.shape
+    xf = x.float().view(M, N // 128, 128)
+    scale = xf.abs().amax(dim=2).clamp(min=1e-10) / 127
+    v = xf / scale[..., None]
+    q = (torch.sign(v) * torch.floor(v.abs() + 0.5)).clamp(-127, 127).to(torch.int8)
+    return (q.view(M, N), scale)
+
+
+def _quant_multiply_by_reciprocal(x):
+    # x * (127 / amax) instead of the IEEE division x / (amax / 127): off by one on some ties.
+    M, N = x.shape
+    xf = x.float().view(M, N // 128, 128)
+    amax = xf.abs().amax(dim=2).clamp(min=1e-10)
+    q = torch.round(xf * (127.0 / amax)[..., None]).clamp(-127, 127).to(torch.int8)
+    return (q.view(M, N), amax / 127)
+
+
+def _penalty_twice_for_repeats(logits, history, penalty):
+    B, V = logits.shape
+    out = logits.float().clone()
+    p = penalty.float()
+    for b in range(B):
+        for v in history[b].tolist():
+            if v >= 0:
+                x = out[b, v]
+                out[b, v] = x / p[b] if x > 0 else x * p[b]
+    return out.to(logits.dtype)
+
+
+def _gumbel_no_temperature(logits, temperature, noise):
+    return torch.argmax(logits + noise, dim=1)
+
+
+def _moe_sum_first_slot_only(expert_out, weights):
+    return (expert_out[:, 0].float() * weights[:, :1].float()).to(expert_out.dtype)
+
+
+def _kv_padding_to_slot_zero(key, value, k_cache, v_cache, slot_mapping):
+    # Padding tokens clamped to slot 0 instead of skipped.
+    NB, BS, H, D = k_cache.shape
+    k_out = k_cache.clone().view(NB * BS, H, D)
+    v_out = v_cache.clone().view(NB * BS, H, D)
+    s = slot_mapping.clamp(min=0)
+    k_out[s] = key
+    v_out[s] = value
+    return (k_out.view(NB, BS, H, D), v_out.view(NB, BS, H, D))
+
+
+def _mrope_gptj_pairs(q, k, cos_sin, positions):
+    ref = _module(TASKS["triton2triton/mrope"], "reference.py")
+    D = q.shape[-1]
+    half = D // 2
+    T = q.shape[0]
+    section_of = torch.cat([torch.full((s,), i, dtype=torch.int64)
+                            for i, s in enumerate(ref.sections(D))])
+    pos = positions[section_of[None, :].expand(T, half), torch.arange(T)[:, None]]
+    idx = torch.arange(half)[None, :]
+    cos = cos_sin[pos, idx][:, None, :]
+    sin = cos_sin[pos, idx + half][:, None, :]
+
+    def rot(x):
+        x1, x2 = x[..., 0::2].float(), x[..., 1::2].float()
+        return torch.stack([x1 * cos - x2 * sin, x2 * cos + x1 * sin], -1).flatten(-2).to(x.dtype)
+    return (rot(q), rot(k))
+
+
+def _cumsum_chunk_32(g):
+    B, H, T = g.shape
+    n = -(-T // 32)
+    padded = torch.nn.functional.pad(g, (0, n * 32 - T))
+    return padded.view(B, H, n, 32).cumsum(-1).view(B, H, n * 32)[..., :T].contiguous()
+
+
+def _softcap_no_temperature(logits, temperature, cap):
+    return (cap * torch.tanh(logits.float() / cap)).to(logits.dtype)
+
+
+def _top_k_keeps_k_plus_one(probs, k):
+    vals = probs.sort(dim=1, descending=True).values
+    kth = vals.gather(1, k.long().clamp(max=probs.shape[1] - 1)[:, None])
+    kept = torch.where(probs >= kth, probs, torch.zeros_like(probs))
+    return kept / kept.sum(dim=1, keepdim=True)
+
+
+def _penalties_presence_only(logits, counts, frequency, presence):
+    out = logits.float() - presence.float()[:, None] * (counts > 0)
+    return out.to(logits.dtype)
+
+
+def _unpermute_unweighted(y, dest, weights):
+    T, K = dest.shape
+    return y[dest.flatten().long()].view(T, K, -1).float().sum(1).to(y.dtype)
+
+
+Q8 = "triton2triton/per_token_group_quant_int8"
+RP = "triton2triton/repetition_penalty"
+GM = "triton2triton/gumbel_max_sample"
+SR = "triton2triton/moe_sum_reduce"
+PM = "triton2triton/moe_permute"
+UP = "triton2triton/moe_unpermute"
+KV = "triton2triton/kv_cache_write"
+MR = "triton2triton/mrope"
+CC = "triton2triton/chunked_cumsum_decay"
+SC = "triton2triton/softcap_logits"
+TK = "triton2triton/top_k_renorm"
+FP = "triton2triton/apply_penalties_freq_presence"
+
+CASES: list[tuple[str, str, Callable[..., Any]]] = [
+    (Q8, "round half away from zero", _quant_half_away),
+    (Q8, "multiply by 127 / amax instead of dividing by the scale",
+     _quant_multiply_by_reciprocal),
+    (Q8, "wrong.py:truncate", _declared(Q8, "truncate")),
+    (RP, "a repeated token penalized once per occurrence", _penalty_twice_for_repeats),
+    (RP, "wrong.py:padding_as_last_id", _declared(RP, "padding_as_last_id")),
+    (RP, "wrong.py:always_divide", _declared(RP, "always_divide")),
+    (GM, "temperature left out", _gumbel_no_temperature),
+    (GM, "wrong.py:noise_scaled_too", _declared(GM, "noise_scaled_too")),
+    (SR, "only the first expert slot", _moe_sum_first_slot_only),
+    (SR, "wrong.py:unweighted", _declared(SR, "unweighted")),
+    (PM, "wrong.py:gather_instead_of_scatter", _declared(PM, "gather_instead_of_scatter")),
+    (UP, "router weights left out", _unpermute_unweighted),
+    (UP, "wrong.py:not_unpermuted", _declared(UP, "not_unpermuted")),
+    (KV, "padding tokens written to slot 0", _kv_padding_to_slot_zero),
+    (KV, "wrong.py:padding_written", _declared(KV, "padding_written")),
+    (MR, "GPT-J interleaved pairs instead of rotate-half", _mrope_gptj_pairs),
+    (MR, "wrong.py:sections_reversed", _declared(MR, "sections_reversed")),
+    (MR, "wrong.py:sections_interleaved", _declared(MR, "sections_interleaved")),
+    (CC, "chunks of 32 instead of 64", _cumsum_chunk_32),
+    (CC, "wrong.py:reset_off_by_one", _declared(CC, "reset_off_by_one")),
+    (CC, "wrong.py:exclusive", _declared(CC, "exclusive")),
+    (SC, "wrong.py:clamp_instead_of_tanh", _declared(SC, "clamp_instead_of_tanh")),
+    (SC, "temperature left out", _softcap_no_temperature),
+    (TK, "keeps k + 1 tokens", _top_k_keeps_k_plus_one),
+    (TK, "wrong.py:not_renormalized", _declared(TK, "not_renormalized")),
+    (FP, "frequency penalty left out", _penalties_presence_only),
+    (FP, "wrong.py:presence_everywhere", _declared(FP, "presence_everywhere")),
+]
+
+
+def _in_float32(reference: Callable[..., Any]) -> Callable[..., Any]:
+    """The reference computed in float32, rounded to its native output dtypes: what a correct
+    kernel returns (16-bit arithmetic on the CPU is not)."""
+    def run(*args):
+        native = reference(*args)
+        out = reference(*_f32(args))
+        if isinstance(native, torch.Tensor):
+            return out.to(native.dtype)
+        return tuple(o.to(n.dtype) for o, n in zip(out, native, strict=True))
+    return run
+
+
+def _verdicts(task: Any, fn: Callable[..., Any]) -> list[bool]:
+    """Per CPU configuration: does `fn` pass the task's comparison?"""
+    module = _module(task, "reference.py")
+    tol = {k: (v.atol, v.rtol) for k, v in task.tolerance.items()}
+    passed = []
+    for config in task.cpu_visible + task.cpu_held_out:
+        args = module.make_inputs(config.params, 7, "cpu")
+        ref_args = _f64(args) if task.reference_upcast else args
+        with torch.no_grad():
+            expected = module.reference(*ref_args)
+            got = fn(*args)
+        passed.append(compare_values(got, expected, tol) is None)
+    return passed
+
+
+@pytest.mark.parametrize(("task_id", "what", "variant"), CASES, ids=[f"{c[0]}:{c[1]}"
+                                                                     for c in CASES])
+def test_known_wrong_variant_fails(task_id, what, variant):
+    task = TASKS[task_id]
+    reference = _in_float32(_module(task, "reference.py").reference)
+    assert all(_verdicts(task, reference)), f"{task_id}: the reference itself fails"
+    assert not all(_verdicts(task, variant)), f"{task_id}: '{what}' passes the tolerance"
