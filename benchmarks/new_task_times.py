@@ -41,6 +41,12 @@ def _upcast(args: tuple[Any, ...]) -> tuple[Any, ...]:
                  else a for a in args)
 
 
+def _fresh(args: tuple[Any, ...], in_place: bool) -> tuple[Any, ...]:
+    if not in_place:
+        return args
+    return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)
+
+
 def _time_ms(fn: Any, args: tuple[Any, ...]) -> float:
     if not torch.cuda.is_available():  # a smoke run under TRITON_INTERPRET=1: one call
         started = time.perf_counter()
@@ -94,9 +100,10 @@ def run_task(task: Any, peaks: tuple[float, float] | None,
                 continue
             row["bound_ms"] = (bound_ms(task.bytes_expr, task.flops_expr, config.params, peaks)
                                if peaks else None)
-            row["baseline"] = _one(task, base_fn, args, ref, tol)
+            # An in-place task changes its inputs: each side gets its own copy.
+            row["baseline"] = _one(task, base_fn, _fresh(args, task.in_place), ref, tol)
             if sol_fn is not None:
-                row["solution"] = _one(task, sol_fn, args, ref, tol)
+                row["solution"] = _one(task, sol_fn, _fresh(args, task.in_place), ref, tol)
             rows.append(row)
             del args, call, ref
             if torch.cuda.is_available():

@@ -48,7 +48,9 @@ def forward(x, delta, A, Bm, Cm, Dskip):
         # Each program is one dependent chain over L steps: keep enough programs in flight to
         # hide its latency (a few per SM) before widening the tile (B=1, D=4096 at BLOCK_D=32
         # left 128 programs for 132 SMs, slower than the baseline's 4096 one-warp programs).
-        BLOCK_D = next((b for b in (32, 16) if Bsz * triton.cdiv(D, b) >= 384), 8)
+        BLOCK_D = next((b for b in (32, 16, 8) if Bsz * triton.cdiv(D, b) >= 384), 4)
+        if Bsz * D <= 4096:  # one sequence: 512 programs of 8 channels tied the baseline
+            BLOCK_D = 4
     num_warps = max(1, BLOCK_D * N // 128)
     _scan_kernel[(Bsz, triton.cdiv(D, BLOCK_D))](x, delta, A, Bm, Cm, Dskip, y, L, D, N=N,
                                                  BLOCK_D=BLOCK_D, num_warps=num_warps)
