@@ -75,7 +75,10 @@ def run_task(task: Any, peaks: tuple[float, float] | None,
     ref_mod = _load(task.root / task.reference.file, f"ref_{task.name}")
     make_inputs = getattr(ref_mod, task.inputs.function)
     reference = getattr(ref_mod, task.reference.function)
-    base_fn = getattr(_load(task.root / task.entry.file, f"base_{task.name}"), task.entry.function)
+    # What the candidate is timed against: the eager operator of torch2* tasks, the pristine
+    # entry otherwise (never a skeleton's entry, which raises).
+    base = task.baseline or task.entry
+    base_fn = getattr(_load(task.root / base.file, f"base_{task.name}"), base.function)
     sol_fn = None
     if task.solution_dir is not None:
         sol_fn = getattr(_load(task.solution_dir / task.entry.file, f"sol_{task.name}"),
