@@ -80,6 +80,18 @@ def test_values_nan_and_tolerance():
     assert "no tolerance" in compare_values(out.to(torch.bfloat16), ref, TOL).message
 
 
+def test_an_infinite_reference_value_must_be_matched():
+    """The max over an empty mask is -inf: a kernel may not return anything it likes there."""
+    ref = torch.randn(16, dtype=torch.float64)
+    ref[3], ref[9] = float("-inf"), float("inf")
+    out = ref.float().clone()
+    assert compare_values(out, ref, TOL) is None
+    for wrong in (0.0, float("inf"), float("nan"), -1e30):
+        bad = out.clone()
+        bad[3] = wrong
+        assert "+-inf" in compare_values(bad, ref, TOL).message
+
+
 def test_sampled_comparison_finds_stale_outputs():
     ref = torch.randn(1 << 16, dtype=torch.float64)
     stale = torch.randn(1 << 16)

@@ -9,17 +9,14 @@ rounded to the native output dtypes) passes on every one.
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 import torch
-
-from agentkernelarena.evaluate.compare import compare_values
-from agentkernelarena.tasks.loader import discover_tasks
-
-TASKS = {t.id: t for t in discover_tasks()}
+from known_wrong import (
+    case_ids,
+    check_case,
+    declared,
+    in_float32,
+)
 
 # (task id, wrong.py function, what it gets wrong)
 CASES: list[tuple[str, str, str]] = [
@@ -52,51 +49,11 @@ CASES: list[tuple[str, str, str]] = [
 ]
 
 
-def _module(task: Any, name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"{name}_{task.name}", task.root / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _cast(args: tuple, dtype: torch.dtype) -> tuple:
     return tuple(a.to(dtype) if isinstance(a, torch.Tensor) and a.is_floating_point() else a
                  for a in args)
 
 
-def _in_float32(reference: Callable[..., Any]) -> Callable[..., Any]:
-    """The reference computed in float32, rounded to its native output dtypes: what a correct
-    kernel returns (16-bit arithmetic on the CPU is not)."""
-    def run(*args):
-        native = reference(*args)
-        out = reference(*_cast(args, torch.float32))
-        if isinstance(native, torch.Tensor):
-            return out.to(native.dtype)
-        return tuple(o.to(n.dtype) for o, n in zip(out, native, strict=True))
-    return run
-
-
-def _verdicts(task: Any, fn: Callable[..., Any]) -> list[bool]:
-    """Per CPU configuration: does `fn` pass the task's comparison?"""
-    module = _module(task, "reference")
-    tol = {k: (v.atol, v.rtol) for k, v in task.tolerance.items()}
-    passed = []
-    for config in task.cpu_visible + task.cpu_held_out:
-        args = module.make_inputs(config.params, 7, "cpu")
-        ref_args = _cast(args, torch.float64) if task.reference_upcast else args
-        with torch.no_grad():
-            expected = module.reference(*ref_args)
-            got = fn(*args)
-        passed.append(compare_values(got, expected, tol) is None)
-    return passed
-
-
-@pytest.mark.parametrize(("task_id", "variant", "what"), CASES,
-                         ids=[f"{c[0]}:{c[1]}" for c in CASES])
+@pytest.mark.parametrize(("task_id", "variant", "what"), CASES, ids=case_ids(CASES))
 def test_known_wrong_variant_fails(task_id, variant, what):
-    task = TASKS[task_id]
-    reference = _in_float32(_module(task, "reference").reference)
-    assert all(_verdicts(task, reference)), f"{task_id}: the reference itself fails"
-    wrong = _in_float32(getattr(_module(task, "wrong"), variant))
-    assert not all(_verdicts(task, wrong)), f"{task_id}: '{what}' passes the tolerance"
+    check_case(task_id, what, in_float32(declared(task_id, variant)))

@@ -8,25 +8,17 @@ itself, computed in float32 and rounded to the native output dtype, passes on al
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import torch
-
-from agentkernelarena.evaluate.compare import compare_values
-from agentkernelarena.tasks.loader import discover_tasks
-
-TASKS = {t.id: t for t in discover_tasks()}
-
-
-def _reference_module(task: Any) -> Any:
-    spec = importlib.util.spec_from_file_location(f"ref_{task.name}", task.root / "reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from known_wrong import (
+    TASKS,
+    case_ids,
+    check_case,
+    task_module,
+)
 
 
 def _cast(args: tuple, dtype: torch.dtype) -> tuple:
@@ -85,12 +77,12 @@ def _qk_norm_over_all_heads(q, k, q_weight, k_weight, cos_sin, positions):
 
 
 def _alibi_slopes_reversed(q, k, v, slopes):
-    ref = _reference_module(TASKS["triton2triton/attention_alibi"])
+    ref = task_module(TASKS["triton2triton/attention_alibi"], "reference.py")
     return ref.alibi_attention(q.float(), k.float(), v.float(), slopes.flip(0)).to(q.dtype)
 
 
 def _cross_lengths_ignored(q, k, v, kv_lens):
-    ref = _reference_module(TASKS["triton2triton/cross_attention"])
+    ref = task_module(TASKS["triton2triton/cross_attention"], "reference.py")
     full = torch.full_like(kv_lens, k.shape[2])
     return ref.attend(q.float(), k.float(), v.float(), full).to(q.dtype)
 
@@ -114,36 +106,6 @@ CASES: list[tuple[str, str, Callable[..., Any]]] = [
 ]
 
 
-def _in_float32(reference: Callable[..., Any]) -> Callable[..., Any]:
-    """The reference computed in float32, rounded to its native output dtypes."""
-    def run(*args):
-        native = reference(*args)
-        out = reference(*_cast(args, torch.float32))
-        if isinstance(native, torch.Tensor):
-            return out.to(native.dtype)
-        return tuple(o.to(n.dtype) for o, n in zip(out, native, strict=True))
-    return run
-
-
-def _verdicts(task: Any, fn: Callable[..., Any]) -> list[bool]:
-    """Per CPU configuration: does `fn` pass the task's comparison?"""
-    module = _reference_module(task)
-    tol = {k: (v.atol, v.rtol) for k, v in task.tolerance.items()}
-    passed = []
-    for config in task.cpu_visible + task.cpu_held_out:
-        args = module.make_inputs(config.params, 7, "cpu")
-        ref_args = _cast(args, torch.float64) if task.reference_upcast else args
-        with torch.no_grad():
-            expected = module.reference(*ref_args)
-            got = fn(*args)
-        passed.append(compare_values(got, expected, tol) is None)
-    return passed
-
-
-@pytest.mark.parametrize(("task_id", "what", "variant"), CASES,
-                         ids=[f"{c[0]}:{c[1]}" for c in CASES])
+@pytest.mark.parametrize(("task_id", "what", "variant"), CASES, ids=case_ids(CASES))
 def test_known_wrong_variant_fails(task_id, what, variant):
-    task = TASKS[task_id]
-    reference = _in_float32(_reference_module(task).reference)
-    assert all(_verdicts(task, reference)), f"{task_id}: the reference itself fails"
-    assert not all(_verdicts(task, variant)), f"{task_id}: '{what}' passes the tolerance"
+    check_case(task_id, what, variant)

@@ -11,32 +11,18 @@ here.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import torch
-
-from agentkernelarena.evaluate.compare import compare_values
-from agentkernelarena.tasks.loader import discover_tasks
-
-TASKS = {t.id: t for t in discover_tasks()}
-
-
-def _module(task: Any, filename: str) -> Any:
-    path = task.root / filename
-    spec = importlib.util.spec_from_file_location(f"{path.stem}_{task.name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _declared(task_id: str, name: str) -> Callable[..., Any]:
-    def run(*args):
-        return getattr(_module(TASKS[task_id], "wrong.py"), name)(*args)
-    return run
+from known_wrong import (
+    TASKS,
+    case_ids,
+    check_case,
+    declared,
+    task_module,
+)
 
 
 def _f64(args: tuple) -> tuple:
@@ -99,7 +85,7 @@ def _kv_padding_to_slot_zero(key, value, k_cache, v_cache, slot_mapping):
 
 
 def _mrope_gptj_pairs(q, k, cos_sin, positions):
-    ref = _module(TASKS["triton2triton/mrope"], "reference.py")
+    ref = task_module(TASKS["triton2triton/mrope"], "reference.py")
     D = q.shape[-1]
     half = D // 2
     T = q.shape[0]
@@ -161,65 +147,34 @@ CASES: list[tuple[str, str, Callable[..., Any]]] = [
     (Q8, "round half away from zero", _quant_half_away),
     (Q8, "multiply by 127 / amax instead of dividing by the scale",
      _quant_multiply_by_reciprocal),
-    (Q8, "wrong.py:truncate", _declared(Q8, "truncate")),
+    (Q8, "wrong.py:truncate", declared(Q8, "truncate")),
     (RP, "a repeated token penalized once per occurrence", _penalty_twice_for_repeats),
-    (RP, "wrong.py:padding_as_last_id", _declared(RP, "padding_as_last_id")),
-    (RP, "wrong.py:always_divide", _declared(RP, "always_divide")),
+    (RP, "wrong.py:padding_as_last_id", declared(RP, "padding_as_last_id")),
+    (RP, "wrong.py:always_divide", declared(RP, "always_divide")),
     (GM, "temperature left out", _gumbel_no_temperature),
-    (GM, "wrong.py:noise_scaled_too", _declared(GM, "noise_scaled_too")),
+    (GM, "wrong.py:noise_scaled_too", declared(GM, "noise_scaled_too")),
     (SR, "only the first expert slot", _moe_sum_first_slot_only),
-    (SR, "wrong.py:unweighted", _declared(SR, "unweighted")),
-    (PM, "wrong.py:gather_instead_of_scatter", _declared(PM, "gather_instead_of_scatter")),
+    (SR, "wrong.py:unweighted", declared(SR, "unweighted")),
+    (PM, "wrong.py:gather_instead_of_scatter", declared(PM, "gather_instead_of_scatter")),
     (UP, "router weights left out", _unpermute_unweighted),
-    (UP, "wrong.py:not_unpermuted", _declared(UP, "not_unpermuted")),
+    (UP, "wrong.py:not_unpermuted", declared(UP, "not_unpermuted")),
     (KV, "padding tokens written to slot 0", _kv_padding_to_slot_zero),
-    (KV, "wrong.py:padding_written", _declared(KV, "padding_written")),
+    (KV, "wrong.py:padding_written", declared(KV, "padding_written")),
     (MR, "GPT-J interleaved pairs instead of rotate-half", _mrope_gptj_pairs),
-    (MR, "wrong.py:sections_reversed", _declared(MR, "sections_reversed")),
-    (MR, "wrong.py:sections_interleaved", _declared(MR, "sections_interleaved")),
+    (MR, "wrong.py:sections_reversed", declared(MR, "sections_reversed")),
+    (MR, "wrong.py:sections_interleaved", declared(MR, "sections_interleaved")),
     (CC, "chunks of 32 instead of 64", _cumsum_chunk_32),
-    (CC, "wrong.py:reset_off_by_one", _declared(CC, "reset_off_by_one")),
-    (CC, "wrong.py:exclusive", _declared(CC, "exclusive")),
-    (SC, "wrong.py:clamp_instead_of_tanh", _declared(SC, "clamp_instead_of_tanh")),
+    (CC, "wrong.py:reset_off_by_one", declared(CC, "reset_off_by_one")),
+    (CC, "wrong.py:exclusive", declared(CC, "exclusive")),
+    (SC, "wrong.py:clamp_instead_of_tanh", declared(SC, "clamp_instead_of_tanh")),
     (SC, "temperature left out", _softcap_no_temperature),
     (TK, "keeps k + 1 tokens", _top_k_keeps_k_plus_one),
-    (TK, "wrong.py:not_renormalized", _declared(TK, "not_renormalized")),
+    (TK, "wrong.py:not_renormalized", declared(TK, "not_renormalized")),
     (FP, "frequency penalty left out", _penalties_presence_only),
-    (FP, "wrong.py:presence_everywhere", _declared(FP, "presence_everywhere")),
+    (FP, "wrong.py:presence_everywhere", declared(FP, "presence_everywhere")),
 ]
 
 
-def _in_float32(reference: Callable[..., Any]) -> Callable[..., Any]:
-    """The reference computed in float32, rounded to its native output dtypes: what a correct
-    kernel returns (16-bit arithmetic on the CPU is not)."""
-    def run(*args):
-        native = reference(*args)
-        out = reference(*_f32(args))
-        if isinstance(native, torch.Tensor):
-            return out.to(native.dtype)
-        return tuple(o.to(n.dtype) for o, n in zip(out, native, strict=True))
-    return run
-
-
-def _verdicts(task: Any, fn: Callable[..., Any]) -> list[bool]:
-    """Per CPU configuration: does `fn` pass the task's comparison?"""
-    module = _module(task, "reference.py")
-    tol = {k: (v.atol, v.rtol) for k, v in task.tolerance.items()}
-    passed = []
-    for config in task.cpu_visible + task.cpu_held_out:
-        args = module.make_inputs(config.params, 7, "cpu")
-        ref_args = _f64(args) if task.reference_upcast else args
-        with torch.no_grad():
-            expected = module.reference(*ref_args)
-            got = fn(*args)
-        passed.append(compare_values(got, expected, tol) is None)
-    return passed
-
-
-@pytest.mark.parametrize(("task_id", "what", "variant"), CASES, ids=[f"{c[0]}:{c[1]}"
-                                                                     for c in CASES])
+@pytest.mark.parametrize(("task_id", "what", "variant"), CASES, ids=case_ids(CASES))
 def test_known_wrong_variant_fails(task_id, what, variant):
-    task = TASKS[task_id]
-    reference = _in_float32(_module(task, "reference.py").reference)
-    assert all(_verdicts(task, reference)), f"{task_id}: the reference itself fails"
-    assert not all(_verdicts(task, variant)), f"{task_id}: '{what}' passes the tolerance"
+    check_case(task_id, what, variant)

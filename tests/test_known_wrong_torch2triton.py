@@ -10,32 +10,23 @@ and the task's eager baseline (baseline.py, in the native dtypes) pass on all of
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import torch
 import torch.nn.functional as F
+from known_wrong import (
+    TASKS,
+    case_ids,
+    check_case,
+    task_module,
+    verdicts,
+)
 
-from agentkernelarena.evaluate.compare import compare_values
-from agentkernelarena.tasks.loader import BUNDLED_SUITES, load_task
-
-TASKS = ["rmsnorm_residual", "swiglu", "softmax_temperature", "layernorm_gelu", "rope_neox",
+NAMES = ["rmsnorm_residual", "swiglu", "softmax_temperature", "layernorm_gelu", "rope_neox",
          "cross_entropy_per_token", "bias_gelu_dropout_eval", "masked_mean_pool",
          "group_topk_softmax", "quantize_per_token_int8"]
-
-
-def _task(name: str) -> Any:
-    return load_task(BUNDLED_SUITES / "torch2triton" / name)
-
-
-def _module(task: Any, file: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"{file[:-3]}_{task.name}", task.root / file)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _cast(args: tuple, dtype: torch.dtype) -> tuple:
@@ -169,45 +160,15 @@ CASES: list[tuple[str, str, Callable[..., Any]]] = [
 ]
 
 
-def _in_float32(reference: Callable[..., Any]) -> Callable[..., Any]:
-    """The reference computed in float32, rounded to its native output dtypes."""
-    def run(*args):
-        native = reference(*args)
-        out = reference(*_cast(args, torch.float32))
-        if isinstance(native, torch.Tensor):
-            return out.to(native.dtype)
-        return tuple(o.to(n.dtype) for o, n in zip(out, native, strict=True))
-    return run
-
-
-def _verdicts(task: Any, fn: Callable[..., Any]) -> list[bool]:
-    """Per CPU configuration: does `fn` pass the task's comparison?"""
-    module = _module(task, "reference.py")
-    tol = {k: (v.atol, v.rtol) for k, v in task.tolerance.items()}
-    passed = []
-    for config in task.cpu_visible + task.cpu_held_out:
-        args = module.make_inputs(config.params, 7, "cpu")
-        ref_args = _cast(args, torch.float64) if task.reference_upcast else args
-        with torch.no_grad():
-            expected = module.reference(*ref_args)
-            got = fn(*args)
-        passed.append(compare_values(got, expected, tol) is None)
-    return passed
-
-
-@pytest.mark.parametrize(("name", "what", "variant"), CASES,
-                         ids=[f"{c[0]}:{c[1]}" for c in CASES])
-def test_known_wrong_variant_fails(name, what, variant):
-    task = _task(name)
-    reference = _in_float32(_module(task, "reference.py").reference)
-    assert all(_verdicts(task, reference)), f"{name}: the reference itself fails"
-    assert not all(_verdicts(task, variant)), f"{name}: '{what}' passes the tolerance"
-
-
-@pytest.mark.parametrize("name", TASKS)
+@pytest.mark.parametrize("name", NAMES)
 def test_eager_baseline_passes(name):
     """The eager operator the task times against is itself within the task's tolerance."""
-    task = _task(name)
+    task = TASKS[f"torch2triton/{name}"]
     assert task.baseline is not None and task.baseline.file == "baseline.py"
-    baseline = getattr(_module(task, "baseline.py"), task.baseline.function)
-    assert all(_verdicts(task, baseline)), f"{name}: the eager baseline fails its own task"
+    baseline = getattr(task_module(task, "baseline.py"), task.baseline.function)
+    assert all(verdicts(task, baseline)), f"{name}: the eager baseline fails its own task"
+
+
+@pytest.mark.parametrize(("name", "what", "variant"), CASES, ids=case_ids(CASES))
+def test_known_wrong_variant_fails(name, what, variant):
+    check_case(f"torch2triton/{name}", what, variant)

@@ -10,25 +10,17 @@ enough for what the description promises.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import torch
-
-from agentkernelarena.evaluate.compare import compare_values
-from agentkernelarena.tasks.loader import discover_tasks
-
-TASKS = {t.id: t for t in discover_tasks()}
-
-
-def _reference_module(task: Any) -> Any:
-    spec = importlib.util.spec_from_file_location(f"ref_{task.name}", task.root / "reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from known_wrong import (
+    TASKS,
+    case_ids,
+    check_case,
+    task_module,
+)
 
 
 def _f64(args: tuple) -> tuple:
@@ -66,7 +58,7 @@ def _attention_wrong_group(q, k, v):
 
 def _paged_ignore_lengths(q, k_cache, v_cache, table, seq_lens):
     lens = torch.full_like(seq_lens, table.shape[1] * k_cache.shape[1])
-    ref = _reference_module(TASKS["triton2triton/paged_decode_attention"]).reference
+    ref = task_module(TASKS["triton2triton/paged_decode_attention"], "reference.py").reference
     return ref(q.float(), k_cache.float(), v_cache.float(), table, lens).to(q.dtype)
 
 
@@ -95,7 +87,7 @@ def _merge_base2(po, plse, so, slse):
 
 
 def _min_p_no_temperature(logits, temperature, min_p):
-    ref = _reference_module(TASKS["triton2triton/min_p_sampling_probs"]).reference
+    ref = task_module(TASKS["triton2triton/min_p_sampling_probs"], "reference.py").reference
     return ref(logits, torch.ones_like(temperature), min_p)
 
 
@@ -123,7 +115,7 @@ def _conv_not_causal(x, weight, bias):
 
 
 def _sort_unstable(topk_ids, num_experts):
-    ref = _reference_module(TASKS["triton2triton/moe_align_sort"]).reference
+    ref = task_module(TASKS["triton2triton/moe_align_sort"], "reference.py").reference
     order, offsets = ref(topk_ids, num_experts)
     # Reverse the order inside every expert's segment: right counts, wrong (unstable) order.
     bounds = offsets.tolist()
@@ -199,37 +191,6 @@ def _f32(args: tuple) -> tuple:
                  for a in args)
 
 
-def _in_float32(reference: Callable[..., Any]) -> Callable[..., Any]:
-    """The reference computed in float32, rounded to its native output dtypes: what a correct
-    kernel returns (16-bit arithmetic on the CPU is not)."""
-    def run(*args):
-        native = reference(*args)
-        out = reference(*_f32(args))
-        if isinstance(native, torch.Tensor):
-            return out.to(native.dtype)
-        return tuple(o.to(n.dtype) for o, n in zip(out, native, strict=True))
-    return run
-
-
-def _verdicts(task: Any, fn: Callable[..., Any]) -> list[bool]:
-    """Per CPU configuration: does `fn` pass the task's comparison?"""
-    module = _reference_module(task)
-    tol = {k: (v.atol, v.rtol) for k, v in task.tolerance.items()}
-    passed = []
-    for config in task.cpu_visible + task.cpu_held_out:
-        args = module.make_inputs(config.params, 7, "cpu")
-        ref_args = _f64(args) if task.reference_upcast else args
-        with torch.no_grad():
-            expected = module.reference(*ref_args)
-            got = fn(*args)
-        passed.append(compare_values(got, expected, tol) is None)
-    return passed
-
-
-@pytest.mark.parametrize(("task_id", "what", "variant"), CASES, ids=[f"{c[0]}:{c[1]}"
-                                                                     for c in CASES])
+@pytest.mark.parametrize(("task_id", "what", "variant"), CASES, ids=case_ids(CASES))
 def test_known_wrong_variant_fails(task_id, what, variant):
-    task = TASKS[task_id]
-    reference = _in_float32(_reference_module(task).reference)
-    assert all(_verdicts(task, reference)), f"{task_id}: the reference itself fails"
-    assert not all(_verdicts(task, variant)), f"{task_id}: '{what}' passes the tolerance"
+    check_case(task_id, what, variant)

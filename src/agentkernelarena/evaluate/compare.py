@@ -118,6 +118,13 @@ def compare_values(
         if bool(nan_mismatch.any()):
             return Mismatch(f"{label}{int(nan_mismatch.sum())} values are finite where the "
                             "reference is NaN")
+        # An infinite reference value is part of the function (the max of an empty set, a
+        # masked score): the output must hold the same infinity, not anything at all.
+        inf_mismatch = torch.isinf(r64) & (o64 != r64)
+        if bool(inf_mismatch.any()):
+            count = int(inf_mismatch.sum())
+            return Mismatch(f"{label}{count} values differ where the reference is +-inf",
+                            bad_fraction=count / max(o64.numel(), 1))
         diff = torch.where(ref_finite, (o64 - r64).abs(), torch.zeros_like(o64))
         allowed = atol + rtol * r64.abs()
         bad = ref_finite & (diff > allowed)
