@@ -29,12 +29,20 @@ def package_root(task: Task) -> Path:
 
 
 def copy_packages(task: Task, dest: Path) -> None:
-    """The upstream import packages, pristine, into `dest` (no-op for other tasks)."""
+    """The upstream import packages and those of the releases they require, pristine, into
+    `dest` (no-op for other tasks)."""
     if task.upstream is None:
         return
-    root = package_root(task)
-    for package in task.upstream.packages:
-        shutil.copytree(root / package, dest / package, ignore=_SKIP, dirs_exist_ok=True)
+    from agentkernelarena.tasks.upstream_cache import requirement_roots
+
+    for root, packages in [(package_root(task), task.upstream.packages),
+                           *requirement_roots(task)]:
+        for package in packages:
+            source = root / package
+            if source.is_dir():
+                shutil.copytree(source, dest / package, ignore=_SKIP, dirs_exist_ok=True)
+            else:  # a single-module distribution (a .py file)
+                shutil.copyfile(source, dest / package)
 
 
 def package_files(task: Task) -> Iterator[str]:

@@ -16,7 +16,8 @@ from typing import Any
 from agentkernelarena.errors import TaskError
 
 _FIELDS = ("project", "version", "file", "sha256", "root", "packages", "functions", "tests",
-           "url", "cpu_unsupported")
+           "url", "cpu_unsupported", "requires")
+_RELEASE_FIELDS = ("project", "version", "file", "sha256", "root", "packages", "url")
 _TEST_FIELDS = ("dir", "files", "run", "args", "device")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 # Where upstream tests can run: "cuda" tests need a GPU (most kernel libraries' tests do).
@@ -39,6 +40,20 @@ class UpstreamTests:
 
 
 @dataclass(frozen=True)
+class Requirement:
+    """A pure-Python dependency of the upstream package (fla-core needs einops), pinned the same
+    way: it is put beside the package in evaluations, never editable, never in workspaces."""
+
+    project: str
+    version: str
+    file: str
+    sha256: str
+    root: str
+    packages: list[str]
+    url: str | None = None
+
+
+@dataclass(frozen=True)
 class Upstream:
     project: str  # the package index's project name, e.g. liger-kernel
     version: str
@@ -52,13 +67,15 @@ class Upstream:
     # Why the pristine target cannot run under Triton's CPU interpreter (the library uses what
     # the interpreter lacks); such a task is evaluated on GPUs only, and its CPU check is static.
     cpu_unsupported: str | None = None
+    requires: list[Requirement] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"project": self.project, "version": self.version, "file": self.file,
                 "sha256": self.sha256, "packages": list(self.packages),
                 "functions": {k: list(v) for k, v in self.functions.items()},
                 "tests": list(self.tests.run) if self.tests else [],
-                "cpu_unsupported": self.cpu_unsupported}
+                "cpu_unsupported": self.cpu_unsupported,
+                "requires": [f"{r.project}=={r.version}" for r in self.requires]}
 
 
 def _fail(where: Path, name: str, problem: str, hint: str | None = None) -> TaskError:
@@ -104,6 +121,46 @@ def _parse_tests(raw: Any, where: Path) -> UpstreamTests | None:
         device=str(device))
 
 
+def _release_fields(raw: dict[str, Any], where: Path, prefix: str) -> dict[str, Any]:
+    """The fields that pin one release file, validated."""
+    for key in ("project", "version", "file", "sha256"):
+        if not isinstance(raw.get(key), str) or not raw[key]:
+            raise _fail(where, prefix + key, "missing or not a text",
+                        "quote values YAML would read as numbers" if key in raw else None)
+    version, file = str(raw["version"]), str(raw["file"])
+    if version not in file or not file.endswith((".tar.gz", ".whl", ".zip")):
+        raise _fail(where, prefix + "file", f"{file!r} is not a release file of version {version}",
+                    "the exact file name on the package index, e.g. name-1.2.3.tar.gz")
+    sha = str(raw["sha256"]).lower()
+    if not _SHA256.match(sha):
+        raise _fail(where, prefix + "sha256", "expected 64 hexadecimal digits")
+    url = raw.get("url")
+    if url is not None and (not isinstance(url, str) or not url.startswith(("https://",
+                                                                            "file://"))):
+        raise _fail(where, prefix + "url", "expected an https:// or file:// address")
+    return {"project": str(raw["project"]), "version": version, "file": file, "sha256": sha,
+            "root": _relative(raw.get("root", "."), where, prefix + "root"),
+            "packages": _str_list(raw.get("packages"), where, prefix + "packages"), "url": url}
+
+
+def _parse_requires(raw: Any, where: Path) -> list[Requirement]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise _fail(where, "requires", "expected a list of pinned releases")
+    found = []
+    for index, item in enumerate(raw):
+        prefix = f"requires[{index}]."
+        if not isinstance(item, dict):
+            raise _fail(where, prefix[:-1], "expected a mapping (project, version, file, ...)")
+        for key in item:
+            if key not in _RELEASE_FIELDS:
+                raise _fail(where, prefix + str(key), "unknown field",
+                            f"known: {', '.join(_RELEASE_FIELDS)}")
+        found.append(Requirement(**_release_fields(item, where, prefix)))
+    return found
+
+
 def parse_upstream(raw: Any, where: Path) -> Upstream:
     """Validate task.yaml's `upstream` mapping; errors name the field and what to write."""
     if not isinstance(raw, dict):
@@ -112,33 +169,18 @@ def parse_upstream(raw: Any, where: Path) -> Upstream:
     for key in raw:
         if key not in _FIELDS:
             raise _fail(where, str(key), "unknown field", f"known: {', '.join(_FIELDS)}")
-    for key in ("project", "version", "file", "sha256"):
-        if not isinstance(raw.get(key), str) or not raw[key]:
-            raise _fail(where, key, "missing or not a text")
-    version, file = str(raw["version"]), str(raw["file"])
-    if version not in file or not file.endswith((".tar.gz", ".whl", ".zip")):
-        raise _fail(where, "file", f"{file!r} is not a release file of version {version}",
-                    "the exact file name on the package index, e.g. name-1.2.3.tar.gz")
-    sha = str(raw["sha256"]).lower()
-    if not _SHA256.match(sha):
-        raise _fail(where, "sha256", "expected 64 hexadecimal digits")
+    release = _release_fields(raw, where, "")
     functions = raw.get("functions")
     if not isinstance(functions, dict) or not functions:
         raise _fail(where, "functions", "expected a mapping target file -> [function names]")
     targets = {_relative(k, where, "functions"): _str_list(v, where, f"functions.{k}")
                for k, v in functions.items()}
-    url = raw.get("url")
-    if url is not None and (not isinstance(url, str) or not url.startswith(("https://",
-                                                                            "file://"))):
-        raise _fail(where, "url", "expected an https:// or file:// address")
     cpu = raw.get("cpu_unsupported")
     if cpu is not None and (not isinstance(cpu, str) or not cpu.strip()):
         raise _fail(where, "cpu_unsupported", "expected the reason, as a text")
-    return Upstream(project=str(raw["project"]), version=version, file=file, sha256=sha,
-                    root=_relative(raw.get("root", "."), where, "root"),
-                    packages=_str_list(raw.get("packages"), where, "packages"),
-                    functions=targets, tests=_parse_tests(raw.get("tests"), where), url=url,
-                    cpu_unsupported=cpu.strip() if cpu else None)
+    return Upstream(**release, functions=targets, tests=_parse_tests(raw.get("tests"), where),
+                    cpu_unsupported=cpu.strip() if cpu else None,
+                    requires=_parse_requires(raw.get("requires"), where))
 
 
 def check_editable(upstream: Upstream, editable: list[str], where: Path) -> None:

@@ -25,9 +25,10 @@ from pathlib import Path, PurePosixPath
 from agentkernelarena.errors import AkaError
 from agentkernelarena.tasks import package_index
 from agentkernelarena.tasks.spec import Task
-from agentkernelarena.tasks.upstream import Upstream
+from agentkernelarena.tasks.upstream import Requirement, Upstream
 
 MARKER = ".aka-upstream.json"
+Release = Upstream | Requirement  # what pins one release file
 
 
 def cache_root() -> Path:
@@ -37,11 +38,11 @@ def cache_root() -> Path:
     return shared_cache_dir() / "upstream"
 
 
-def archive_path(upstream: Upstream) -> Path:
+def archive_path(upstream: Release) -> Path:
     return cache_root() / upstream.file
 
 
-def unpacked_path(upstream: Upstream) -> Path:
+def unpacked_path(upstream: Release) -> Path:
     return cache_root() / f"{upstream.file}.d"
 
 
@@ -64,7 +65,7 @@ def _fetch_hint(task: Task) -> str:
             f"carry {cache_root().parent} here and set AKA_CACHE_DIR to it")
 
 
-def _download(task: Task, upstream: Upstream, dest: Path) -> None:
+def _download(task: Task, upstream: Release, dest: Path) -> None:
     try:
         url = upstream.url or package_index.release_url(upstream.project, upstream.file)
         print(f"fetching {upstream.file} for {task.id} from {url}", file=sys.stderr)
@@ -74,7 +75,7 @@ def _download(task: Task, upstream: Upstream, dest: Path) -> None:
                        f"and could not be downloaded: {exc}", _fetch_hint(task)) from None
 
 
-def _check_sha(task: Task, upstream: Upstream, path: Path) -> None:
+def _check_sha(task: Task, upstream: Release, path: Path) -> None:
     got = sha256_of(path)
     if got != upstream.sha256:
         raise AkaError(f"task {task.id}: checksum mismatch for {upstream.file}: sha256 {got}, "
@@ -107,7 +108,7 @@ def _unpack(archive: Path, dest: Path) -> None:
             tar.extractall(dest, members=members)  # noqa: S202
 
 
-def _is_unpacked(upstream: Upstream) -> bool:
+def _is_unpacked(upstream: Release) -> bool:
     marker = unpacked_path(upstream) / MARKER
     try:
         return json.loads(marker.read_text()).get("sha256") == upstream.sha256
@@ -116,10 +117,17 @@ def _is_unpacked(upstream: Upstream) -> bool:
 
 
 def fetch(task: Task) -> Path:
-    """Download (if needed), verify and unpack the task's release; returns the unpacked folder.
+    """Download (if needed), verify and unpack the task's release and the releases it requires;
+    returns the release's unpacked folder.
 
-    Without network this succeeds when the cache already holds the verified release."""
+    Without network this succeeds when the cache already holds the verified releases."""
     upstream = _upstream(task)
+    for requirement in upstream.requires:
+        _fetch_release(task, requirement)
+    return _fetch_release(task, upstream)
+
+
+def _fetch_release(task: Task, upstream: Release) -> Path:
     if _is_unpacked(upstream):
         return unpacked_path(upstream)
     root = cache_root()
@@ -158,6 +166,21 @@ def package_root(task: Task) -> Path:
         raise AkaError(f"task {task.id}: {upstream.file} holds no package {missing} under "
                        f"'{upstream.root}'", "fix upstream.root or upstream.packages in task.yaml")
     return root
+
+
+def requirement_roots(task: Task) -> list[tuple[Path, list[str]]]:
+    """(folder, import packages) of each release the package requires, from the cache."""
+    upstream = _upstream(task)
+    fetch(task)
+    found = []
+    for requirement in upstream.requires:
+        root = unpacked_path(requirement) / requirement.root
+        missing = [p for p in requirement.packages if not (root / p).exists()]
+        if missing:
+            raise AkaError(f"task {task.id}: {requirement.file} holds no package {missing} "
+                           f"under '{requirement.root}'", "fix upstream.requires in task.yaml")
+        found.append((root, list(requirement.packages)))
+    return found
 
 
 def _defined_names(path: Path) -> set[str]:

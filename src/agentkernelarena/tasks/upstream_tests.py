@@ -23,7 +23,7 @@ from typing import Any
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate.sandbox import WorkerSandbox, worker_env, worker_sandbox_status
 from agentkernelarena.platforms import Platform
-from agentkernelarena.tasks import upstream_cache
+from agentkernelarena.tasks import repository, upstream_cache
 from agentkernelarena.tasks.spec import Task
 
 TAIL_LINES = 25
@@ -53,9 +53,7 @@ def _tree(task: Task, solution_dir: Path | None, dest: Path) -> Path:
         else:
             shutil.copyfile(source, target)
     packages = dest / up.root
-    for package in up.packages:
-        shutil.copytree(release / up.root / package, packages / package,
-                        ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+    repository.copy_packages(task, packages)
     for rel in task.editable if solution_dir is not None else []:
         source = solution_dir / rel
         if source.is_file() and not source.is_symlink():
