@@ -22,6 +22,7 @@ from agentkernelarena.tasks.upstream_cache import (
     check_targets,
     fetch,
     package_root,
+    ready,
     unpacked_path,
 )
 from agentkernelarena.workspace import materialize
@@ -180,3 +181,18 @@ def test_spec_errors_name_the_field(release):
     write_task(release, text)
     with pytest.raises(TaskError, match="not inside the upstream package"):
         load_task(release.task_dir())
+
+
+def test_a_run_checks_the_cache_and_the_platform_before_agents_start(release, monkeypatch):
+    text = task_yaml(release.sha256).replace(
+        "  packages: [tinyops]\n", "  packages: [tinyops]\n  cpu_unsupported: needs a GPU\n")
+    write_task(release, text)
+    task = load_task(release.task_dir())
+    with pytest.raises(AkaError, match="cannot be evaluated on the CPU platform: needs a GPU"):
+        ready(task, "cpu")
+    monkeypatch.setenv("AKA_PACKAGE_INDEX", OFFLINE_INDEX)
+    with pytest.raises(AkaError, match="is not in the cache"):
+        ready(task, "cuda")
+    monkeypatch.setenv("AKA_PACKAGE_INDEX", release.index)
+    ready(task, "cuda")  # fetched now
+    assert unpacked_path(task.upstream).is_dir()

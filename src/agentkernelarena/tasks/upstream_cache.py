@@ -205,3 +205,14 @@ def check_targets(task: Task) -> None:
             raise AkaError(f"task {task.id}: {rel} of {upstream.project} {upstream.version} "
                            f"defines no {', '.join(missing)}",
                            "fix 'upstream.functions' in task.yaml")
+
+
+def ready(task: Task, platform: str) -> None:
+    """Before a run: a repository task's release is in the cache (fetched now if it can be),
+    and the platform can evaluate it; raises the one-line error otherwise."""
+    if task.upstream is None:
+        return
+    if platform == "cpu" and task.upstream.cpu_unsupported:
+        raise AkaError(f"task {task.id} cannot be evaluated on the CPU platform: "
+                       f"{task.upstream.cpu_unsupported}", "run it on a GPU, or leave it out")
+    fetch(task)
