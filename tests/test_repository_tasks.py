@@ -96,6 +96,8 @@ def test_failing_upstream_tests_make_a_correct_candidate_incorrect(task, tmp_pat
     assert result["verdict"] == "incorrect"
     assert result["upstream_tests"]["ran"] and not result["upstream_tests"]["ok"]
     assert any("project's own tests of the target fail" in r for r in result["reasons"])
+    # the record keeps the outcome, not what the candidate's pytest process printed
+    assert "output_tail" not in result["upstream_tests"]
 
 
 def test_a_run_works_offline_once_the_cache_is_filled(release, task, tmp_path, monkeypatch):
@@ -152,6 +154,7 @@ def test_upstream_tests_failing_on_the_baseline_are_a_task_problem(release):
     assert not report["ok"]
     assert any("the upstream tests fail on the pristine baseline" in p
                for p in report["problems"]), report["problems"]
+    assert any("test_nothing_here" in p for p in report["problems"])  # the task's own output
 
 
 def test_check_passes_on_the_pristine_release(task):

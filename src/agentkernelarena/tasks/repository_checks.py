@@ -28,6 +28,7 @@ from agentkernelarena.evaluate import EvalOptions
 from agentkernelarena.platforms import Platform
 from agentkernelarena.tasks import repository, upstream_cache
 from agentkernelarena.tasks.spec import Task
+from agentkernelarena.tasks.upstream_tests import run_upstream_tests
 
 Evaluate = Callable[[str, Task, Any, EvalOptions, list[str]], "dict[str, Any] | None"]
 IMPORT_TIMEOUT_S = 300
@@ -97,9 +98,15 @@ def check_baseline(task: Task, platform: Platform, options: EvalOptions, problem
         baseline = evaluate("baseline", task, Path(tmp), options, problems)
     tests = (baseline or {}).get("upstream_tests") or {}
     if tests.get("ran") and not tests.get("ok"):
+        # The pristine release is the task's own code: its output may be shown in full.
+        rerun = run_upstream_tests(task, None, platform, options.sandbox)
+        detail = rerun.get("reason") or tests.get("reason")
         problems.append(f"task {task.id}: the upstream tests fail on the pristine baseline "
-                        f"({tests.get('reason')}); select tests that pass on this release "
+                        f"({detail}); select tests that pass on this release "
                         "(upstream.tests.run/args) or pin another version")
+        if rerun.get("output_tail"):
+            problems.append("upstream test output (last lines): "
+                            + " | ".join(rerun["output_tail"].splitlines()[-6:]))
     elif tests.get("ok") is False:
         problems.append(f"task {task.id}: {tests.get('reason')}")
     return baseline

@@ -6,6 +6,13 @@ They run on a copy of the release's test files beside the pristine package with 
 target files laid over it, with the project's own pytest configuration, in the evaluation
 sandbox (the tests import candidate code). Their result is pass/fail only: no number is ever
 read from their output.
+
+Trust: the candidate's code runs inside the pytest process, so a hostile candidate could forge
+its exit status and output. The upstream tests are therefore an extra screen for honest
+mistakes (a broken backward pass, an option the arena's configurations do not exercise), never
+the guard against cheating: that stays with the arena's own gates, whose judge never loads
+candidate code. For the same reason an evaluation record keeps only the verdict
+(`evaluation_record`), not the output text.
 """
 
 from __future__ import annotations
@@ -123,3 +130,14 @@ def run_upstream_tests(task: Task, solution_dir: Path | None, platform: Platform
     return {"ran": True, "ok": passed, "reason": reason, "sandboxed": sandboxed,
             "output_tail": "\n".join(lines[-TAIL_LINES:]),
             "wall_s": round(time.monotonic() - started, 1)}
+
+
+def evaluation_record(tests: dict[str, Any]) -> dict[str, Any]:
+    """What an evaluation keeps of a candidate's upstream test run: the outcome and the
+    arena's own words, none of the text the candidate's process printed."""
+    kept = {k: tests[k] for k in ("ran", "ok", "sandboxed", "wall_s") if k in tests}
+    if tests.get("ran") and not tests.get("ok"):
+        kept["reason"] = "the project's tests of the target did not pass"
+    else:
+        kept["reason"] = tests.get("reason", "")
+    return kept
