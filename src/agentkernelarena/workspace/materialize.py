@@ -113,8 +113,13 @@ def task_card(task: Task, platform: str | None = None) -> str:
             f"compute the same function as `{task.reference}`, faster than the baseline "
             "(the PyTorch model, eager)." if task.skeleton else
             f"Make `{task.entry}` faster while computing the same function as `{task.reference}`.")
+    rules = (f"Keep the signature of `{task.entry.function}`. Category `{task.category}`: the "
+             f"entry must do its\nwork in {task.language} kernels; PyTorch may allocate, view "
+             "and reshape, not compute the result.")
     if task.upstream is not None:
         goal = repository_goal(task)
+        rules = (f"The target's work must run in {task.language} kernels; PyTorch glue of the "
+                 "kind the library already\nhas (allocation, views, small reductions) may stay.")
     return f"""# Task {task.id}
 
 {task.description}
@@ -123,8 +128,7 @@ def task_card(task: Task, platform: str | None = None) -> str:
 
 {goal}
 Only {editable} will be taken from this folder; anything else you change is ignored.{context}
-Keep the signature of `{task.entry.function}`. Category `{task.category}`: the entry must do its
-work in {task.language} kernels; PyTorch may allocate, view and reshape, not compute the result.
+{rules}
 
 ## Configurations you are scored on
 
