@@ -102,12 +102,12 @@ class Release:
         return self.tasks_dir / "repository" / name
 
 
-def _tar(files: dict[str, str]) -> bytes:
+def _tar(files: dict[str, str], top: str = "tinyops-1.0") -> bytes:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
         for name, text in files.items():
             data = text.encode()
-            info = tarfile.TarInfo(f"tinyops-1.0/{name}")
+            info = tarfile.TarInfo(f"{top}/{name}")
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     return buffer.getvalue()
@@ -177,3 +177,16 @@ def build_release(root: Path) -> Release:
                       tasks_dir=root / "tasks")
     write_task(release, task_yaml(sha))
     return release
+
+
+def add_requirement(release: Release) -> str:
+    """`tinydep` 0.1 (FACTOR = 2.0) on the same index; returns the `requires:` entry for it."""
+    data = _tar({"tinydep/__init__.py": "FACTOR = 2.0\n"}, top="tinydep-0.1")
+    name = "tinydep-0.1.tar.gz"
+    (release.archive.parent / name).write_bytes(data)
+    sha = hashlib.sha256(data).hexdigest()
+    page = Path(release.index.removeprefix("file://")) / "tinydep"
+    page.mkdir(parents=True)
+    page.joinpath("index.html").write_text(f'<a href="../../files/{name}">{name}</a>\n')
+    return (f'  requires:\n    - {{project: tinydep, version: "0.1", file: {name}, '
+            f'sha256: "{sha}", root: tinydep-0.1, packages: [tinydep]}}\n')

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from repository_release import build_release, task_yaml, write_task
+from repository_release import add_requirement, build_release, task_yaml, write_task
 
 from agentkernelarena.errors import AkaError, TaskError
 from agentkernelarena.evaluate import EvalOptions, evaluate
@@ -199,3 +199,21 @@ def test_a_run_checks_the_cache_and_the_platform_before_agents_start(release, mo
     monkeypatch.setenv("AKA_PACKAGE_INDEX", release.index)
     ready(task, "cuda")  # fetched now
     assert unpacked_path(task.upstream).is_dir()
+
+
+def test_a_required_release_is_fetched_and_importable_in_the_evaluation(release, tmp_path):
+    requires = add_requirement(release)
+    text = task_yaml(release.sha256).replace("  packages: [tinyops]\n",
+                                             "  packages: [tinyops]\n" + requires)
+    write_task(release, text)
+    task = load_task(release.task_dir())
+    assert task.public_json()["upstream"]["requires"] == ["tinydep==0.1"]
+    fetch(task)
+    candidate = _candidate(task, tmp_path)
+    target = candidate / "tinyops" / "scale.py"
+    # The candidate's version imports the requirement: only there if the evaluation put it.
+    target.write_text(target.read_text().replace("from tinyops.consts import FACTOR",
+                                                 "from tinydep import FACTOR"))
+    result = evaluate(task, candidate, _options(held_out=False))
+    assert result["verdict"] == "ok", result["reasons"]
+    assert result["upstream_tests"]["ok"] is True
