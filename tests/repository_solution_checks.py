@@ -161,7 +161,26 @@ def check_cross_entropy() -> None:
     _close(w.grad, w2.grad, 1e-5, 1e-4)
 
 
-CHECKS = {"swiglu": check_swiglu, "geglu": check_geglu, "cross_entropy": check_cross_entropy}
+def check_softmax() -> None:
+    from liger_kernel.ops.softmax import LigerSoftmaxFunction, _softmax_forward
+
+    # narrow rows in tiles, one-row tiles, and rows wider than one block (streamed)
+    for rows, cols in ((67, 128), (33, 300), (5, 5000), (3, 40000), (1, 1)):
+        for dtype, atol, rtol in ((torch.float32, 1e-7, 1e-5), (torch.bfloat16, 1e-6, 1.6e-2)):
+            x = (torch.randn(rows, cols) * 2).to(dtype)
+            _close(_softmax_forward(x)[0], torch.softmax(x.double(), -1), atol, rtol)
+        x = torch.randn(rows, cols, requires_grad=True)
+        x2 = x.detach().double().requires_grad_()
+        out = LigerSoftmaxFunction.apply(x)
+        ref = torch.softmax(x2, -1)
+        grad = torch.randn_like(ref)
+        out.backward(grad.float())
+        ref.backward(grad)
+        _close(x.grad, x2.grad, 1e-6, 1e-5)
+
+
+CHECKS = {"swiglu": check_swiglu, "geglu": check_geglu, "cross_entropy": check_cross_entropy,
+          "softmax": check_softmax}
 
 if __name__ == "__main__":
     sys.path.insert(0, sys.argv[1])
