@@ -60,6 +60,10 @@ if [ $dev = 1 ]; then
       echo "setup: chromium not installed; the HTML report's browser test will be skipped"
     fi
   fi
+  # The pinned upstream releases of the repository tasks (sha256-verified, into $AKA_CACHE_DIR or
+  # ~/.cache/agentkernelarena): their checks and tests then run offline.
+  "$VENV/bin/aka" tasks fetch repository ||
+    echo "setup: WARNING: upstream releases not fetched; the repository tasks' tests will be skipped" >&2
   # The agent programs of the end-to-end agent tests (pinned), and bubblewrap for the sandbox.
   if [ -x scripts/install-agent-clis.sh ]; then
     VENV="$VENV" scripts/install-agent-clis.sh || echo "setup: agent CLIs not installed; their end-to-end tests will be skipped"

@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from agentkernelarena.cli.fetch_cmd import fetch
 from agentkernelarena.cli.options import json_option, platform_option, tasks_dir_option
 from agentkernelarena.tasks.check import check_task, summary_lines
 from agentkernelarena.tasks.importers.kernelbench import CATEGORIES as IMPORT_CATEGORIES
@@ -24,6 +25,9 @@ from agentkernelarena.workspace import materialize as materialize_workspace
 @click.group()
 def tasks() -> None:
     """List, inspect, materialize and validate tasks."""
+
+
+tasks.add_command(fetch)
 
 
 @tasks.command("list")

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 from agentkernelarena.errors import AkaError
+from agentkernelarena.tasks import repository
 from agentkernelarena.tasks.spec import Task
 
 # Never copied from a task folder: build products and the task's own solution.
@@ -20,8 +21,11 @@ WORKSPACE_FILES = {"TASK.md", "check", "check.py", "configs.yaml", ".aka-workspa
 _IGNORED_PARTS = {"__pycache__", ".aka_build", ".git"}
 
 
-def copy_pristine(task: Task, dest: Path) -> None:
-    shutil.copytree(task.root, dest, ignore=_SKIP, symlinks=False)
+def copy_pristine(task: Task, dest: Path, packages: bool = True) -> None:
+    """The task folder; for a repository task laid over its upstream package (`packages`)."""
+    if packages:
+        repository.copy_packages(task, dest)
+    shutil.copytree(task.root, dest, ignore=_SKIP, symlinks=False, dirs_exist_ok=True)
 
 
 def missing_editable(task: Task, solution_dir: Path) -> list[str]:
@@ -53,7 +57,7 @@ def judge_only_files(task: Task) -> set[str]:
 def copy_inputs(task: Task, dest: Path) -> None:
     """The task's files without task.yaml, for the runner to import the inputs function from
     (the agent's workspace holds the same files)."""
-    copy_pristine(task, dest)
+    copy_pristine(task, dest, packages=False)
     (dest / "task.yaml").unlink(missing_ok=True)
 
 
@@ -83,7 +87,7 @@ def ignored_changes(task: Task, solution_dir: Path) -> list[str]:
             continue
         if rel.as_posix() in WORKSPACE_FILES or rel.parts[0] == "solution":
             continue
-        pristine = task.root / rel
+        pristine = repository.pristine_path(task, rel.as_posix())
         if not pristine.is_file() or not filecmp.cmp(path, pristine, shallow=False):
             changed.append(rel.as_posix())
     return changed

@@ -23,6 +23,7 @@ from agentkernelarena.evaluate import evaldir, speed_of_light
 from agentkernelarena.evaluate.sandbox import WorkerSandbox, worker_env, worker_sandbox_status
 from agentkernelarena.evaluate.supervisor import Workers, run_session, runner_command
 from agentkernelarena.evaluate.trace_rules import own_kernel_names
+from agentkernelarena.evaluate.upstream_gate import upstream_gate
 from agentkernelarena.evaluate.verdict import held_out_record, interpret
 from agentkernelarena.platforms import Platform, get_platform
 from agentkernelarena.scoring import trial_score
@@ -63,6 +64,9 @@ class EvalOptions:
     # On a GPU, both workers' timed rounds traced on the device (CUPTI; trace_rules.py). Off
     # only to measure what it costs.
     device_trace: bool = True
+    # Repository tasks: the project's own tests of the target, part of the correctness gate
+    # where the platform can run them (tasks/upstream_tests.py).
+    upstream_tests: bool = True
 
 
 def default_timing(platform: Platform) -> dict[str, Any]:
@@ -205,6 +209,9 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
     platform = get_platform(options.platform)
     solution_dir = Path(solution_dir).resolve()
     evaldir.check_solution_dir(task, solution_dir)
+    if task.upstream is not None and task.upstream.cpu_unsupported and platform.name == "cpu":
+        raise AkaError(f"task {task.id} cannot be evaluated on the CPU platform: "
+                       f"{task.upstream.cpu_unsupported}", "evaluate it on a GPU")
     base_seed = options.seed if options.seed is not None else secrets.randbelow(2**31 - 1)
     timing = {**default_timing(platform), **(options.timing or {})}
     started = time.monotonic()
@@ -249,6 +256,8 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
                     and result["verdict"] != "compile_only":
                 held = held_out_record(held_split)
         result["held_out"] = held
+        if task.upstream is not None and options.upstream_tests:
+            upstream_gate(task, solution_dir, platform, options.sandbox, result)
         _apply_speed_checks(task, result)
         result["ignored_files"] = evaldir.ignored_changes(task, solution_dir)
         if result["ignored_files"]:

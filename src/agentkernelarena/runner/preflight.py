@@ -25,6 +25,7 @@ from agentkernelarena.runner.config import RunConfig, check_complete, identity
 from agentkernelarena.runner.plan import RunPlan, TrialKey, check_out_folder, default_out
 from agentkernelarena.tasks import discover_tasks, select_tasks
 from agentkernelarena.tasks.spec import Task
+from agentkernelarena.tasks.upstream_cache import ready as upstream_ready
 from agentkernelarena.workspace import sandbox as sandboxing
 
 log = logging.getLogger(__name__)
@@ -204,6 +205,8 @@ def prepare(config: RunConfig, resume: bool = False, retry_errors: bool = False,
     _attempt(collect, lambda: check_limits(config), "executor")
     if platform is not None:
         _attempt(collect, lambda: _check_devices(config, platform), "gpus")
+        for task in tasks.values():  # repository tasks: the pinned release cached, platform fit
+            _attempt(collect, lambda t=task: upstream_ready(t, platform.name), "tasks")
     if resume and config.out is None:
         collect.add(AkaError("--resume needs --out: the run folder to continue"), "out")
     if collect or platform is None:

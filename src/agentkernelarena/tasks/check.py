@@ -22,7 +22,7 @@ from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
 from agentkernelarena.evaluate.speed_of_light import evaluate_expression
 from agentkernelarena.platforms import get_platform
-from agentkernelarena.tasks import gpu_checks
+from agentkernelarena.tasks import gpu_checks, repository_checks
 from agentkernelarena.tasks.soundness import check_soundness
 from agentkernelarena.tasks.spec import Task
 
@@ -112,7 +112,10 @@ def check_task(task: Task, platform: str | None = None,
     # The task's own files and solution: sandboxed where it works, else run plainly.
     options = EvalOptions(platform=platform, measure=timed, sanity=True, sandbox="auto",
                           seed=GPU_SEED if timed else None)
-    if task.skeleton:
+    static = repository_checks.static_only(task, target)
+    if task.upstream is not None:
+        baseline = repository_checks.check_baseline(subject, target, options, problems, _evaluate)
+    elif task.skeleton:
         baseline = _check_skeleton(subject, options, problems)
     else:
         baseline = _evaluate("baseline", subject, task.root, options, problems)
@@ -122,7 +125,7 @@ def check_task(task: Task, platform: str | None = None,
         problems += (baseline.get("held_out") or {}).get("sanity_issues", [])
     solution = None
     solution_dir = task.solution_dir
-    if solution_dir is not None:
+    if solution_dir is not None and not static:
         missing = [rel for rel in task.editable if not (solution_dir / rel).is_file()]
         if missing:
             problems.append(f"solution/: lacks the editable file(s) {missing}")
@@ -133,6 +136,12 @@ def check_task(task: Task, platform: str | None = None,
             if solution is not None:
                 problems += _problems_of("solution", solution)
     report = {"task": task.id, "platform": target.name}
+    if static:
+        report["static_only"] = static
+    if task.upstream is not None:
+        report["upstream_tests"] = {label: (result or {}).get("upstream_tests")
+                                    for label, result in (("baseline", baseline),
+                                                          ("solution", solution))}
     if soundness:
         report["soundness"] = check_soundness(task, target.name, target.device)
         problems += report["soundness"]["problems"]
@@ -160,6 +169,12 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                      + f"; zeros pass for at most {zeros:.1%} of elements"
                      + (f"; rules exercised {sum(1 for h in rules.values() if h)}/{len(rules)}"
                         if rules else ""))
+    if report.get("static_only"):
+        lines.append(f"static checks only ({report['static_only']})")
+    for label, tests in (report.get("upstream_tests") or {}).items():
+        if tests:
+            lines.append(f"upstream tests, {label}: "
+                         + ("passed" if tests.get("ok") else str(tests.get("reason"))))
     for row in report.get("timing") or []:
         parts = [f"{row['config']}:"]
         for key, fmt in (("baseline_ms", "baseline {:.4g} ms"), ("aa", "A/A {:.3f}"),

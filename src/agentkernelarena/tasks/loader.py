@@ -30,8 +30,10 @@ def load_task(task_dir: Path) -> Task:
         raise TaskError(f"{task_yaml}:{line}: not valid YAML: {problem}") from None
     task = parse_task(raw, task_yaml)
     expected = task_dir.resolve()
+    # A repository task's editable files live in the upstream release (checked on fetch).
+    in_folder = [] if task.upstream is not None else task.editable
     for label, rel in [("entry", task.entry.file), ("reference", task.reference.file),
-                       ("inputs", task.inputs.file)] + [("editable", p) for p in task.editable] \
+                       ("inputs", task.inputs.file)] + [("editable", p) for p in in_folder] \
             + [("context", p) for p in task.context] \
             + ([("baseline", task.baseline.file)] if task.baseline else []) \
             + ([("min_bytes", task.min_bytes.file)] if task.min_bytes else []) \
@@ -40,7 +42,8 @@ def load_task(task_dir: Path) -> Task:
         if not (expected / rel).is_file():
             raise TaskError(f"{task_yaml}: field '{label}': file '{rel}' does not exist",
                             f"add {rel} to {task_dir} or fix the field")
-    if task.entry.file not in task.editable and task.language in ("triton", "torch"):
+    if task.entry.file not in task.editable and task.language in ("triton", "torch") \
+            and task.upstream is None:
         raise TaskError(f"{task_yaml}: field 'editable': the entry file '{task.entry.file}' "
                         "must be editable for a Python-kernel task")
     return task

@@ -13,6 +13,7 @@ from typing import Any
 
 from agentkernelarena.errors import TaskError
 from agentkernelarena.tasks.draws import DrawSpec, draw_configs, parse_draw_spec
+from agentkernelarena.tasks.upstream import Upstream, check_editable, parse_upstream
 
 CATEGORIES = (
     "triton2triton",
@@ -45,7 +46,7 @@ _REQUIRED = ("id", "category", "language", "description", "entry", "editable", "
              "inputs", "configs", "tolerance")
 _OPTIONAL = ("reference_upcast", "in_place", "bytes", "flops", "timeouts", "tags", "hardware_notes",
              "baseline", "context", "precision", "min_bytes", "wrong_variants", "input_checks",
-             "soundness_skip", "skeleton")
+             "soundness_skip", "skeleton", "upstream")
 # Peak-rate classes of the speed-of-light bound (evaluate/speed_of_light.py).
 PRECISIONS = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
 _CONFIG_SETS = ("visible", "held_out", "held_out_draws", "cpu")
@@ -124,6 +125,9 @@ class Task:
     wrong_variants: list[FileRef] = field(default_factory=list)
     input_checks: list[FileRef] = field(default_factory=list)
     soundness_skip: dict[str, str] = field(default_factory=dict)
+    # `repository` tasks: the pinned upstream release whose target files are the editable ones
+    # (tasks/upstream.py); the package lives in the cache, never in the task folder.
+    upstream: Upstream | None = None
 
     @property
     def name(self) -> str:
@@ -175,6 +179,7 @@ class Task:
             "flops": self.flops_expr,
             "tags": list(self.tags),
             "path": str(self.root),
+            **({"upstream": self.upstream.to_json()} if self.upstream else {}),
         }
 
 
@@ -356,7 +361,17 @@ def parse_task(raw: Any, task_yaml: Path) -> Task:
         wrong_variants=_parse_file_refs(raw.get("wrong_variants"), task_yaml, "wrong_variants"),
         input_checks=_parse_file_refs(raw.get("input_checks"), task_yaml, "input_checks"),
         soundness_skip={str(k): str(v) for k, v in skip.items()},
+        upstream=(parse_upstream(raw["upstream"], task_yaml)
+                  if raw.get("upstream") is not None else None),
     )
+    if (task.category == "repository") != (task.upstream is not None):
+        raise _fail(task_yaml, "upstream", "a repository task needs 'upstream', and only a "
+                    "repository task may have one", "see docs/task-format.md#repository-tasks")
+    if task.upstream is not None:
+        check_editable(task.upstream, task.editable, task_yaml)
+        if task.entry.file in task.editable:
+            raise _fail(task_yaml, "entry", "a repository task's entry is the arena's wrapper "
+                        "around the upstream function: it must not be editable")
     if task.entry.file in {task.reference.file}:
         raise _fail(task_yaml, "entry", "the entry and the reference must be different files")
     if task.reference.file in task.editable or task.inputs.file in task.editable:

@@ -17,6 +17,7 @@ import yaml
 import agentkernelarena
 from agentkernelarena.errors import AkaError
 from agentkernelarena.tasks.loader import BUNDLED_SUITES
+from agentkernelarena.tasks.repository import package_files, pristine_path
 from agentkernelarena.tasks.spec import Task
 
 CHECK_SCRIPT = '''#!/usr/bin/env python3
@@ -80,6 +81,22 @@ def _configs_table(task: Task, platform: str | None = None) -> str:
     return text
 
 
+def repository_goal(task: Task) -> str:
+    """What a repository task asks: a faster target inside the upstream package, whose own
+    tests still pass; the entry is the arena's wrapper and stays as it is."""
+    up = task.upstream
+    assert up is not None
+    targets = "; ".join(f"`{rel}`: " + ", ".join(f"`{f}`" for f in fns)
+                        for rel, fns in up.functions.items())
+    tests = (" The project's own tests of the target (" + ", ".join(f"`{t}`" for t in up.tests.run)
+             + ") must still pass." if up.tests else "")
+    return (f"This folder holds the whole `{up.project}` {up.version} package (read it freely). "
+            f"Make the target faster while it computes the same function as "
+            f"`{task.reference}`: {targets}. `{task.entry}` (read-only, the arena's wrapper) "
+            f"calls the target the way the library's users do; other code of the package may "
+            f"call the target too, so keep its signature and behaviour.{tests}")
+
+
 def task_card(task: Task, platform: str | None = None) -> str:
     """TASK.md; `platform` "cpu" adds what a CPU run means (small configurations, host-clock
     timings), so an agent does not tune for a GPU it does not have."""
@@ -96,6 +113,13 @@ def task_card(task: Task, platform: str | None = None) -> str:
             f"compute the same function as `{task.reference}`, faster than the baseline "
             "(the PyTorch model, eager)." if task.skeleton else
             f"Make `{task.entry}` faster while computing the same function as `{task.reference}`.")
+    rules = (f"Keep the signature of `{task.entry.function}`. Category `{task.category}`: the "
+             f"entry must do its\nwork in {task.language} kernels; PyTorch may allocate, view "
+             "and reshape, not compute the result.")
+    if task.upstream is not None:
+        goal = repository_goal(task)
+        rules = (f"The target's work must run in {task.language} kernels; PyTorch glue of the "
+                 "kind the library already\nhas (allocation, views, small reductions) may stay.")
     return f"""# Task {task.id}
 
 {task.description}
@@ -104,8 +128,7 @@ def task_card(task: Task, platform: str | None = None) -> str:
 
 {goal}
 Only {editable} will be taken from this folder; anything else you change is ignored.{context}
-Keep the signature of `{task.entry.function}`. Category `{task.category}`: the entry must do its
-work in {task.language} kernels; PyTorch may allocate, view and reshape, not compute the result.
+{rules}
 
 ## Configurations you are scored on
 
@@ -148,6 +171,14 @@ def check_script(task: Task) -> str:
             .replace("{tasks_dir!r}", repr("" if bundled else str(suite))))
 
 
+def repository_view(task: Task) -> set[str]:
+    """What a repository task's workspace shows besides the usual files: every file of the
+    upstream packages and the entry wrapper that calls the target (empty for other tasks)."""
+    if task.upstream is None:
+        return set()
+    return set(package_files(task)) | {task.entry.file}
+
+
 def materialize(task: Task, dest: Path, platform: str | None = None) -> Path:
     """Write the workspace for `task` into `dest` (which must be empty or absent); `platform`:
     the evaluation platform's name, for the task card."""
@@ -156,11 +187,13 @@ def materialize(task: Task, dest: Path, platform: str | None = None) -> Path:
         raise AkaError(f"workspace folder {dest} is not empty", "pass a new or empty folder")
     dest.mkdir(parents=True, exist_ok=True)
     files = set(task.editable) | {task.reference.file, task.inputs.file} | set(task.context)
-    for rel in sorted(files):
+    # A repository task: the whole upstream package (to read), and the arena's entry wrapper.
+    read_only = set(task.context) | repository_view(task)
+    for rel in sorted(files | read_only):
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(task.root / rel, target)
-        if rel in task.context:  # read-only: the evaluation takes only editable files anyway
+        shutil.copyfile(pristine_path(task, rel), target)
+        if rel in read_only - set(task.editable):  # the evaluation takes only editable files
             target.chmod(0o444)
     (dest / "TASK.md").write_text(task_card(task, platform))
     check = dest / "check"

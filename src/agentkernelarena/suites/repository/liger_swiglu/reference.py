@@ -1,0 +1,16 @@
+"""Reference and inputs for liger-kernel's SwiGLU forward: c = silu(a) * b."""
+
+import torch
+
+
+def make_inputs(config: dict, seed: int, device: str) -> tuple:
+    dtype = getattr(torch, config["dtype"])
+    gen = torch.Generator(device=device).manual_seed(seed)
+    shape = (config["M"], config["N"])
+    a = torch.randn(shape, generator=gen, device=device).mul_(2.0).to(dtype)
+    b = torch.randn(shape, generator=gen, device=device).to(dtype)
+    return (a, b)
+
+
+def reference(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return torch.nn.functional.silu(a) * b
