@@ -8,7 +8,8 @@ a rotating sample of the others that changes every day: over a cycle every task 
     python3 scripts/ci_task_selection.py [--base REV] [--sample N] [--day YYYY-MM-DD]
 
 Prints one task id per line. --base: the commits after REV count as the change (default: the
-last 30 commits, or everything when the history is shorter).
+last 30 commits, or everything when the history is shorter); --max-touched caps the touched
+tasks (a change adding a whole family), sampled by the day like the rest.
 """
 
 from __future__ import annotations
@@ -55,11 +56,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default=None)
     parser.add_argument("--sample", type=int, default=20)
+    parser.add_argument("--max-touched", type=int, default=60,
+                        help="at most this many touched tasks (a day's sample of them beyond)")
     parser.add_argument("--day", default=None, help="the day that picks the sample")
     args = parser.parse_args()
     ids = {t.id for t in discover_tasks()}
-    chosen = changed_task_ids(args.base, ids)
     day = dt.date.fromisoformat(args.day) if args.day else dt.date.today()
+    chosen = changed_task_ids(args.base, ids)
+    if len(chosen) > args.max_touched:
+        # A change that adds a whole family: CI's time stays bounded, and the rest of the
+        # family is checked in full on the following days (and by its author before).
+        chosen = set(random.Random(-day.toordinal()).sample(sorted(chosen), args.max_touched))
     rest = sorted(i for i in ids - chosen if i.startswith("triton2triton/"))
     chosen |= set(random.Random(day.toordinal()).sample(rest, min(args.sample, len(rest))))
     print("\n".join(sorted(chosen)))
