@@ -107,9 +107,10 @@ def test_there_are_instruction_tasks():
 
 def _assert_no_solution(task: Any, workspace: Path) -> None:
     solution_dir = task.solution_dir
-    assert solution_dir is not None, f"{task.id}: no solution/ to compare against"
     texts = _workspace_texts(workspace)
     assert not any(part == "solution" for rel in texts for part in Path(rel).parts)
+    if solution_dir is None:  # no known answer shipped (withdrawn: slower than the baseline)
+        return
     normalized = {rel: _code_only(text) for rel, text in texts.items()}
     flat = {rel: re.sub(r"\s+", "", text) for rel, text in texts.items()}
     for rel in task.editable:
@@ -174,7 +175,7 @@ def _shipped_answer(task: Any, tmp_path: Path, disguise: bool) -> Any:
 
 @pytest.mark.parametrize("disguise", [False, True])
 def test_the_checks_catch_a_shipped_answer(tmp_path: Path, monkeypatch, disguise):
-    task = _shipped_answer(TASKS[0], tmp_path, disguise)
+    task = _shipped_answer(next(t for t in TASKS if t.solution_dir), tmp_path, disguise)
     workspace = materialize(task, tmp_path / "ws", "cpu")
     with pytest.raises(AssertionError, match="holds"):
         _assert_no_solution(task, workspace)

@@ -36,12 +36,6 @@ def _cast(args: tuple, dtype: torch.dtype) -> tuple:
                  for a in args)
 
 
-def _permute_bhsd_wrong_axes(x):
-    # (B, S, H, D) -> (B, H, S, D) done as transpose(1, 2) of a (B, H, S, D) view of x.
-    B, S, H, D = x.shape
-    return x.reshape(B, H, S, D).transpose(1, 2).reshape(B, H, S, D).contiguous()
-
-
 def _gelu_backward_rounded_grad(x, dy):
     # gelu'(x) rounded to the input dtype before the multiply (a 16-bit intermediate buffer).
     xf = x.float()
@@ -90,10 +84,6 @@ def _layernorm_stats_in_input_dtype(x):
 
 
 CASES: list[tuple[str, str, Callable[..., Any]]] = [
-    ("triton2triton/permute_bshd_to_bhsd", "reshape in place of the permute",
-     _wrong("triton2triton/permute_bshd_to_bhsd", "reshape_not_permute")),
-    ("triton2triton/permute_bshd_to_bhsd", "axes taken from a (B, H, S, D) view",
-     _permute_bhsd_wrong_axes),
     ("triton2triton/gelu_backward", "tanh-approximation derivative",
      _wrong("triton2triton/gelu_backward", "tanh_gelu_backward")),
     ("triton2triton/gelu_backward", "x * phi(x) term left out",
@@ -151,8 +141,6 @@ CASES: list[tuple[str, str, Callable[..., Any]]] = [
      _wrong("triton2triton/layernorm_no_affine_fp32_stats", "std_saved_not_rstd")),
     ("triton2triton/layernorm_no_affine_fp32_stats", "statistics rounded to the input dtype",
      _layernorm_stats_in_input_dtype),
-    ("triton2triton/channel_shuffle", "inverse permutation",
-     _wrong("triton2triton/channel_shuffle", "inverse_shuffle")),
 ]
 
 

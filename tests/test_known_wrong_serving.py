@@ -35,24 +35,6 @@ def _f32(args: tuple) -> tuple:
                  for a in args)
 
 
-def _quant_half_away(x):
-    M, N = x.shape
-    xf = x.float().view(M, N // 128, 128)
-    scale = xf.abs().amax(dim=2).clamp(min=1e-10) / 127
-    v = xf / scale[..., None]
-    q = (torch.sign(v) * torch.floor(v.abs() + 0.5)).clamp(-127, 127).to(torch.int8)
-    return (q.view(M, N), scale)
-
-
-def _quant_multiply_by_reciprocal(x):
-    # x * (127 / amax) instead of the IEEE division x / (amax / 127): off by one on some ties.
-    M, N = x.shape
-    xf = x.float().view(M, N // 128, 128)
-    amax = xf.abs().amax(dim=2).clamp(min=1e-10)
-    q = torch.round(xf * (127.0 / amax)[..., None]).clamp(-127, 127).to(torch.int8)
-    return (q.view(M, N), amax / 127)
-
-
 def _penalty_twice_for_repeats(logits, history, penalty):
     B, V = logits.shape
     out = logits.float().clone()
@@ -130,7 +112,6 @@ def _unpermute_unweighted(y, dest, weights):
     return y[dest.flatten().long()].view(T, K, -1).float().sum(1).to(y.dtype)
 
 
-Q8 = "triton2triton/per_token_group_quant_int8"
 RP = "triton2triton/repetition_penalty"
 GM = "triton2triton/gumbel_max_sample"
 SR = "triton2triton/moe_sum_reduce"
@@ -144,10 +125,6 @@ TK = "triton2triton/top_k_renorm"
 FP = "triton2triton/apply_penalties_freq_presence"
 
 CASES: list[tuple[str, str, Callable[..., Any]]] = [
-    (Q8, "round half away from zero", _quant_half_away),
-    (Q8, "multiply by 127 / amax instead of dividing by the scale",
-     _quant_multiply_by_reciprocal),
-    (Q8, "wrong.py:truncate", declared(Q8, "truncate")),
     (RP, "a repeated token penalized once per occurrence", _penalty_twice_for_repeats),
     (RP, "wrong.py:padding_as_last_id", declared(RP, "padding_as_last_id")),
     (RP, "wrong.py:always_divide", declared(RP, "always_divide")),

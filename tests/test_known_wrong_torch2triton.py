@@ -26,7 +26,7 @@ from known_wrong import (
 
 NAMES = ["rmsnorm_residual", "swiglu", "softmax_temperature", "layernorm_gelu", "rope_neox",
          "cross_entropy_per_token", "bias_gelu_dropout_eval", "masked_mean_pool",
-         "group_topk_softmax", "quantize_per_token_int8"]
+         "group_topk_softmax"]
 
 
 def _cast(args: tuple, dtype: torch.dtype) -> tuple:
@@ -126,18 +126,6 @@ def _topk_weights_unsorted_ids(router_logits, top_k):
     return (w.to(router_logits.dtype), ids)
 
 
-def _quant_floor(x):
-    xf = x.float()
-    scale = xf.abs().amax(-1, keepdim=True) / 127
-    return (torch.floor(xf / scale).clamp(-127, 127).to(torch.int8), scale)
-
-
-def _quant_scale_128(x):
-    xf = x.float()
-    scale = xf.abs().amax(-1, keepdim=True) / 128
-    return (torch.round(xf / scale).clamp(-128, 127).to(torch.int8), scale)
-
-
 CASES: list[tuple[str, str, Callable[..., Any]]] = [
     ("rmsnorm_residual", "the residual returned before the add", _rmsnorm_residual_not_added),
     ("rmsnorm_residual", "eps outside the square root", _rmsnorm_eps_outside),
@@ -155,8 +143,6 @@ CASES: list[tuple[str, str, Callable[..., Any]]] = [
     ("masked_mean_pool", "padding summed, real tokens counted", _mean_pool_padding_summed),
     ("group_topk_softmax", "experts in ascending order", _topk_ascending),
     ("group_topk_softmax", "experts in index order", _topk_weights_unsorted_ids),
-    ("quantize_per_token_int8", "floor instead of round", _quant_floor),
-    ("quantize_per_token_int8", "scale amax / 128", _quant_scale_128),
 ]
 
 

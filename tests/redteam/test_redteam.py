@@ -234,6 +234,10 @@ def test_cache_poisoning(scale_add_task, tmp_path, monkeypatch, sandbox):
         pytest.skip(worker_sandbox_status().reason)
     cache, before = _planted_cache(tmp_path)
     monkeypatch.setenv("AKA_CACHE_DIR", str(cache))
+    # The cheat also goes for ~/.cache/agentkernelarena: unsandboxed it would overwrite the
+    # user's real cache (the upstream releases of repository tasks, say), so home is a folder
+    # of the test's own.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     prefix = f"_REDTEAM_CACHES = {[str(cache)]!r}\n"
     result = evaluate(scale_add_task, _solution(tmp_path, "poison_cache", prefix),
                       _options(sandbox=sandbox))

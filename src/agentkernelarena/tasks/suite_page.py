@@ -182,7 +182,8 @@ def render(tasks: Sequence[Task], gpu: dict[str, GpuRecord]) -> str:
                   "|---|---|---|---|---|---|---|---|"]
         for task in sorted(by_category[category], key=lambda t: t.id):
             record = gpu.get(task.id)
-            speedup = record.speedup if record else None
+            # A withdrawn solution's recorded speedup is no longer what the task shows.
+            speedup = record.speedup if record and task.solution_dir else None
             lines.append(
                 f"| `{task.name}` | {_first_sentence(task.description)} | "
                 f"{baseline_summary(task) or '-'} | {difficulty(task)} | "
