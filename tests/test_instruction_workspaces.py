@@ -22,8 +22,10 @@ from __future__ import annotations
 import ast
 import importlib.util
 import io
+import os
 import re
 import shutil
+import subprocess
 import sys
 import tokenize
 from pathlib import Path
@@ -192,6 +194,14 @@ def test_the_checks_catch_a_shipped_answer(tmp_path: Path, monkeypatch, disguise
     workspace = materialize(task, tmp_path / "ws", "cpu")
     with pytest.raises(AssertionError, match="holds"):
         _assert_no_solution(task, workspace)
-    _interpret(monkeypatch)
-    with pytest.raises(AssertionError, match="already computes"):
-        _assert_entry_not_computing(task, workspace, allow_raise=False)
+    # In a fresh process: Triton's interpreter state is per process, and earlier tests of the
+    # session may have left it otherwise.
+    script = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+              "from agentkernelarena.tasks.loader import load_task; "
+              "import test_instruction_workspaces as t; "
+              "t._assert_entry_not_computing(load_task(Path(sys.argv[2])), Path(sys.argv[3]), "
+              "allow_raise=False)")
+    done = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent),
+                           str(task.root), str(workspace)], capture_output=True, text=True,
+                          env={**os.environ, "TRITON_INTERPRET": "1"}, timeout=300)
+    assert done.returncode != 0 and "already computes" in done.stderr, done.stderr[-2000:]
