@@ -6,25 +6,25 @@ everything needed to score and report it again later, including the seeds it was
 
 from __future__ import annotations
 
-import os
 import random
 import secrets
 import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import agentkernelarena
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import evaldir, speed_of_light
-from agentkernelarena.evaluate.sandbox import WorkerSandbox, worker_env, worker_sandbox_status
-from agentkernelarena.evaluate.supervisor import Workers, run_session, runner_command
+from agentkernelarena.evaluate.options import EvalOptions
+from agentkernelarena.evaluate.standby import WarmStart, lay_out_task
+from agentkernelarena.evaluate.supervisor import run_session
 from agentkernelarena.evaluate.trace_rules import own_kernel_names
 from agentkernelarena.evaluate.upstream_gate import upstream_gate
 from agentkernelarena.evaluate.verdict import held_out_record, interpret
+from agentkernelarena.evaluate.workers import start_peers, worker_setup
 from agentkernelarena.platforms import Platform, get_platform
 from agentkernelarena.scoring import trial_score
 from agentkernelarena.tasks.spec import Task
@@ -32,43 +32,6 @@ from agentkernelarena.tasks.spec import Task
 # `compile_only`: native sources compiled on a machine without a GPU, not run (DESIGN.md §1).
 VERDICTS = ("ok", "compile_error", "incorrect", "rejected", "timeout", "crash", "compile_only")
 CORRECTNESS_SEEDS = 3
-# "auto" only for code the arena ships or the user wrote (tasks check, demo): sandboxed where
-# bubblewrap works, else run plainly and marked so.
-SANDBOX_MODES = ("on", "off", "auto")
-
-
-@dataclass
-class EvalOptions:
-    platform: str | None = None
-    seed: int | None = None
-    held_out: bool = True
-    measure: bool = True
-    keep_dir: Path | None = None
-    # `aka tasks check`: also run the task's sanity checks (evaluation/sanity.py).
-    sanity: bool = False
-    # Integrity guards (docs/integrity.md). Off only to measure their cost; never for scoring.
-    guards: bool = True
-    # Extra environment for the worker, e.g. CUDA_VISIBLE_DEVICES from a GPU pool.
-    env: dict[str, str] | None = None
-    # Overrides for the timing loop (tests and the A/A benchmark use them).
-    timing: dict[str, Any] | None = None
-    # Tasks with a PyTorch baseline (torch2*): also time the candidate against
-    # torch.compile(baseline) on the visible configurations (speedup_vs_compile; not scored).
-    vs_compile: bool = False
-    # The candidate's process in the evaluation sandbox ("on"); "off" only with the user's
-    # explicit consent, and every record then says so.
-    sandbox: str = "on"
-    # Folders the candidate's process must not see besides the bundled suites (the task's own
-    # folder is always hidden): --tasks-dir folders, the run folder.
-    hidden: tuple[Path, ...] = ()
-    # On a GPU, both workers' timed rounds traced on the device (CUPTI; trace_rules.py). Off
-    # only to measure what it costs.
-    device_trace: bool = True
-    # Repository tasks: the project's own tests of the target, part of the correctness gate
-    # where the platform can run them (tasks/upstream_tests.py).
-    upstream_tests: bool = True
-
-
 def default_timing(platform: Platform) -> dict[str, Any]:
     if platform.name == "cpu":
         # The interpreter is slow and its timings are not comparable anyway: a few rounds.
@@ -77,18 +40,6 @@ def default_timing(platform: Platform) -> dict[str, Any]:
                 "warmup": 0}
     return {"min_rounds": 20, "max_rounds": 200, "budget_s": 1.0, "target_rse": 0.002,
             "warmup": 3}
-
-
-def _judge_env(platform: Platform) -> dict[str, str]:
-    """The judge runs only the task's own code, as the user."""
-    env = dict(os.environ)
-    env.update(platform.worker_env)
-    src_root = str(Path(agentkernelarena.__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (src_root, env.get("PYTHONPATH")) if p)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    if platform.name != "cpu":
-        env.pop("TRITON_INTERPRET", None)
-    return env
 
 
 def _seeds(base: int, split: str) -> list[int]:
@@ -146,40 +97,14 @@ def policy_for(task: Task) -> dict[str, Any]:
             "forbid_torch_compute": task.category != "repository"}
 
 
-def _workers(task: Task, platform: Platform, root: Path,
-             options: EvalOptions) -> tuple[Workers, dict[str, Any]]:
-    """The judge's environment, and the runner's command in its sandbox (or, with the user's
-    explicit `sandbox="off"`, without one, marked so in the record)."""
-    if options.sandbox not in SANDBOX_MODES:
-        raise AkaError(f"sandbox mode {options.sandbox!r} is not known",
-                       f"use one of {', '.join(SANDBOX_MODES)}")
-    extra = dict(options.env or {})
-    judge = {**_judge_env(platform), **extra}
-    area = root / "sandbox"
-    env = worker_env({**os.environ, **extra}, area, platform.device)
-    env.update(platform.worker_env)
-    if options.sandbox == "off":
-        info = {"sandboxed": False, "reason": "evaluation sandbox turned off (--sandbox off)"}
-        return Workers(judge, runner_command(), env, area), info
-    status = worker_sandbox_status()
-    if not status.available and options.sandbox == "auto":
-        info = {"sandboxed": False, "reason": f"no evaluation sandbox here: {status.reason}"}
-        return Workers(judge, runner_command(), env, area), info
-    if not status.available:
-        raise AkaError(f"cannot sandbox the candidate's evaluation process: {status.reason}",
-                       "install bubblewrap (`apt-get install -y bubblewrap`), or pass "
-                       "`--sandbox off` to evaluate without it (recorded as unsandboxed)")
-    hidden = [task.root, root / "task", root / "baseline", *options.hidden]
-    sandbox = WorkerSandbox(eval_dir=area, device=platform.device, hidden=hidden,
-                            bwrap=status.executable or "bwrap")
-    info = {"sandboxed": True, "reason": status.reason}
-    return Workers(judge, sandbox.wrap(runner_command()), env, area), info
-
-
-def _deadlines(task: Task) -> dict[str, float]:
+def _deadlines(task: Task, options: EvalOptions) -> dict[str, float]:
     t = task.timeouts
-    return {"startup": t["compile"], "compile": t["compile"], "correctness": t["correctness"],
-            "sanity": t["correctness"], "performance": t["performance"]}
+    deadlines = {"startup": t["compile"], "compile": t["compile"],
+                 "correctness": t["correctness"], "sanity": t["correctness"],
+                 "performance": t["performance"]}
+    if options.time_limit_s is not None:
+        deadlines["total"] = float(options.time_limit_s)
+    return deadlines
 
 
 def _apply_speed_checks(task: Task, result: dict[str, Any]) -> None:
@@ -203,8 +128,12 @@ def _apply_speed_checks(task: Task, result: dict[str, Any]) -> None:
                                f"{speed_of_light.REVIEW_SPEEDUP:g}x and no guard fired")
 
 
-def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None) -> dict[str, Any]:
-    """Evaluate the editable files in `solution_dir` against `task`; see DESIGN.md §5."""
+def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None, *,
+             warm: WarmStart | None = None, next_task: Task | None = None) -> dict[str, Any]:
+    """Evaluate the editable files in `solution_dir` against `task`; see DESIGN.md §5.
+
+    `warm` and `next_task` (standby.py): this evaluation uses the pair `warm` started for it,
+    if any, and starts one for `next_task` while it runs."""
     options = options or EvalOptions()
     platform = get_platform(options.platform)
     solution_dir = Path(solution_dir).resolve()
@@ -216,14 +145,17 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
     timing = {**default_timing(platform), **(options.timing or {})}
     started = time.monotonic()
 
-    root = Path(tempfile.mkdtemp(prefix=f"aka-eval-{task.name}-"))
+    standby = warm.take(task, platform, options) if warm is not None else None
+    if warm is not None and next_task is not None:
+        warm.start(next_task, platform, options)
+    if standby is not None:
+        root = standby.root
+    else:
+        root = Path(tempfile.mkdtemp(prefix=f"aka-eval-{task.name}-"))
     try:
-        evaldir.copy_pristine(task, root / "task")
-        evaldir.copy_pristine(task, root / "baseline")
+        if standby is None:
+            lay_out_task(task, root)
         evaldir.build_candidate(task, solution_dir, root / "sandbox" / "candidate")
-        evaldir.copy_inputs(task, root / "sandbox" / "inputs")
-        (root / "sandbox" / "io").mkdir()
-        (root / "judge").mkdir()
         result: dict[str, Any] = {
             "task": task.id,
             "category": task.category,
@@ -240,9 +172,16 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
         else:
             splits = ["visible", "held_out"] if options.held_out else ["visible"]
             request = _request(task, splits, root, platform, base_seed, options, timing)
-            workers, result["worker_sandbox"] = _workers(task, platform, root, options)
-            outcome = run_session(request, root, root / "sandbox" / "io", workers,
-                                  _deadlines(task))
+            if standby is not None:
+                judge, runner = standby.judge, standby.runner
+                result["worker_sandbox"] = standby.sandbox_info
+            else:
+                workers, result["worker_sandbox"] = worker_setup(task, platform, root, options)
+                judge, runner = start_peers(root, workers)
+            outcome = run_session(request, root / "sandbox" / "io", judge, runner,
+                                  _deadlines(task, options), prepared=standby is not None,
+                                  before_timing=warm.settle if warm is not None else None)
+            result["warm_start"] = standby is not None
             result["versions"] = (outcome.first("start") or {}).get("versions", {})
             result["eval_cost"] = outcome.cost
             result["network_isolated"] = result["worker_sandbox"]["sandboxed"]
@@ -270,6 +209,9 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None)
         result["python"] = sys.version.split()[0]
         return result
     finally:
+        if standby is not None:  # used by the session, or not at all (a missing file)
+            standby.judge.close()
+            standby.runner.close()
         if options.keep_dir is not None:
             shutil.copytree(root, options.keep_dir, dirs_exist_ok=True)
         shutil.rmtree(root, ignore_errors=True)

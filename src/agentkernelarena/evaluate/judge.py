@@ -42,6 +42,7 @@ from agentkernelarena.evaluate.worker_support import (
     compile_baseline,
     device_sync,
     input_layout,
+    prepare_worker,
     upcast_args,
     worker_versions,
 )
@@ -70,6 +71,9 @@ class Judge:
         self.device_trace: DeviceTrace | None = None
 
     # -- commands ------------------------------------------------------------------------
+    def prepare(self, device: str, prime_trace: bool = False) -> dict[str, Any]:
+        return prepare_worker(device, prime_trace)
+
     def load(self, device: str, task_root: str, baseline_root: str, reference: dict[str, str],
              inputs: dict[str, str], baseline: dict[str, str],
              tolerance: dict[str, dict[str, float]], reference_upcast: bool, in_place: bool,
@@ -313,7 +317,7 @@ class Judge:
 
 def main() -> int:
     judge = Judge()
-    names = ("load", "make", "check", "baseline_ok", "stage", "warm", "timed", "deliver",
+    names = ("prepare", "load", "make", "check", "baseline_ok", "stage", "warm", "timed", "deliver",
              "trace", "sanity", "drop", "exit")
     return serve({name: getattr(judge, name) for name in names})
 

@@ -42,6 +42,7 @@ from agentkernelarena.evaluate.worker_support import (
     aliasing_problem,
     device_sync,
     native_load_record,
+    prepare_worker,
     thread_count,
     worker_versions,
 )
@@ -61,6 +62,9 @@ class Runner:
         self.device_trace: DeviceTrace | None = None
 
     # -- commands ------------------------------------------------------------------------
+    def prepare(self, device: str, prime_trace: bool = False) -> dict[str, Any]:
+        return prepare_worker(device, prime_trace)
+
     def load(self, device: str, root: str, file: str, function: str,
              inputs_root: str, inputs: dict[str, str],
              prime_trace: bool = False) -> dict[str, Any]:
@@ -246,8 +250,8 @@ def _build(before: Any) -> dict[str, Any] | None:
 def main() -> int:
     runner = Runner()
     return serve({name: getattr(runner, name)
-                  for name in ("load", "stage", "call", "warm", "timed", "deliver", "trace",
-                                  "exit")})
+                  for name in ("prepare", "load", "stage", "call", "warm", "timed", "deliver",
+                               "trace", "exit")})
 
 
 if __name__ == "__main__":

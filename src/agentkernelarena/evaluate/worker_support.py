@@ -120,3 +120,17 @@ def compile_baseline(baseline_fn: Callable[..., Any],
     except Exception as exc:  # inductor missing a compiler, an unsupported op, ...
         return None, f"{type(exc).__name__}: {exc}".strip().splitlines()[0][:500]
     return compiled, None
+
+
+def prepare_worker(device: str, prime_trace: bool) -> dict[str, Any]:
+    """A worker started ahead of its evaluation (standby.py) does its slow start now, before
+    any task or candidate code is known: the device's context and, with the device trace on,
+    CUPTI's first session (seconds each)."""
+    from agentkernelarena.evaluate.device_trace import DeviceTrace
+
+    if device == "cuda":
+        torch.cuda.init()
+        torch.empty(1, device=device)
+        torch.cuda.synchronize()
+    error = DeviceTrace.prime(device) if prime_trace and device == "cuda" else None
+    return {"ok": True, "trace_error": error}
