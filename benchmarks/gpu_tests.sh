@@ -17,5 +17,6 @@ mkdir -p "$out"
   python3 -c 'import xdist' 2>/dev/null && parallel=(-n "${AKA_TEST_JOBS:-8}")
   AKA_TEST_PLATFORM=cuda PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH} python3 -m pytest \
     -p no:cacheprovider -q -rA "${parallel[@]}" \
-    tests/redteam tests/test_eval_verdicts.py tests/native/test_native_verdicts.py 2>&1
+    tests/redteam tests/test_eval_verdicts.py tests/native/test_native_verdicts.py \
+    tests/test_standby.py 2>&1
 } | tee "$out/gpu_tests.log"
