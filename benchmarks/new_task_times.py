@@ -7,6 +7,12 @@ Run on a GPU:
 
     PYTHONPATH=src python3 benchmarks/new_task_times.py --out DIR triton2triton/rope_qk ...
 
+Native (CUDA/HIP) tasks: the solution is laid over a copy of the task (its folder holds only
+the kernel source), and `--prebuild-jobs N` builds every baseline and solution first, N at a
+time in separate processes (one build cache, $AKA_CACHE_DIR), so that the timing loop finds
+them built. Tasks with an eager baseline (torch2*) also time the task's starting kernel
+("start"): it is what an agent gets, and must be correct.
+
 Writes DIR/times.json and DIR/times.md. Without a GPU (TRITON_INTERPRET=1) it runs the CPU
 configurations once each: a smoke test of the script, not a measurement.
 """
@@ -16,8 +22,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import multiprocessing
+import shutil
 import sys
+import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +79,50 @@ def _one(task: Any, fn: Any, args: tuple[Any, ...], ref: Any, tol: dict) -> dict
         return {"correct": False, "error": f"{type(exc).__name__}: {exc}"[:500], "ms": None}
 
 
+OVERLAYS = Path(tempfile.gettempdir()) / "aka-task-overlays"
+
+
+def solution_root(task: Any) -> Path | None:
+    """Where the solution's entry can be imported: the solution folder itself when it holds
+    the entry, else a copy of the task with the solution's files laid over it."""
+    if task.solution_dir is None:
+        return None
+    if (task.solution_dir / task.entry.file).is_file():
+        return task.solution_dir
+    dest = OVERLAYS / task.id.replace("/", "__")
+    if not dest.exists():
+        shutil.copytree(task.root, dest, ignore=shutil.ignore_patterns("solution"))
+        shutil.copytree(task.solution_dir, dest, dirs_exist_ok=True)
+    return dest
+
+
+def _build(path: str, name: str) -> str:
+    try:
+        _load(Path(path), name)
+        return f"built {path}"
+    except Exception as exc:
+        return f"FAILED {path}: {type(exc).__name__}: {str(exc)[-300:]}"
+
+
+def prebuild(tasks: list[Any], jobs: int) -> None:
+    """Build the native tasks' entries (baseline and solution) in parallel processes."""
+    entries = []
+    for task in tasks:
+        if task.language not in ("cuda", "hip"):
+            continue
+        entries.append((str(task.root / task.entry.file), f"pre_{task.name}"))
+        root = solution_root(task)
+        if root is not None:
+            entries.append((str(root / task.entry.file), f"pre_sol_{task.name}"))
+    if not entries:
+        return
+    started = time.monotonic()
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for line in pool.map(_build, [e[0] for e in entries], [e[1] for e in entries]):
+            print(line, flush=True)
+    print(f"prebuilt {len(entries)} entries in {time.monotonic() - started:.0f} s", flush=True)
+
+
 def run_task(task: Any, peaks: tuple[float, float] | None,
              splits: tuple[str, ...] = ("visible", "held_out"),
              device: str = "cuda") -> list[dict[str, Any]]:
@@ -79,10 +133,14 @@ def run_task(task: Any, peaks: tuple[float, float] | None,
     # entry otherwise (never a skeleton's entry, which raises).
     base = task.baseline or task.entry
     base_fn = getattr(_load(task.root / base.file, f"base_{task.name}"), base.function)
-    sol_fn = None
-    if task.solution_dir is not None:
-        sol_fn = getattr(_load(task.solution_dir / task.entry.file, f"sol_{task.name}"),
-                         task.entry.function)
+    sol_fn = start_fn = None
+    root = solution_root(task)
+    if root is not None:
+        sol_fn = getattr(_load(root / task.entry.file, f"sol_{task.name}"), task.entry.function)
+    if task.baseline is not None and task.category.startswith("torch2") \
+            and task.category != "torch2triton":
+        start_fn = getattr(_load(task.root / task.entry.file, f"start_{task.name}"),
+                           task.entry.function)
     tol = {k: (v.atol, v.rtol) for k, v in task.tolerance.items()}
     rows = []
     sets = ((("visible", task.visible), ("held_out", task.held_out)) if device != "cpu" else
@@ -107,6 +165,8 @@ def run_task(task: Any, peaks: tuple[float, float] | None,
             row["baseline"] = _one(task, base_fn, _fresh(args, task.in_place), ref, tol)
             if sol_fn is not None:
                 row["solution"] = _one(task, sol_fn, _fresh(args, task.in_place), ref, tol)
+            if start_fn is not None:
+                row["start"] = _one(task, start_fn, _fresh(args, task.in_place), ref, tol)
             rows.append(row)
             del args, call, ref
             if torch.cuda.is_available():
@@ -121,19 +181,23 @@ def _f(value: Any, digits: int = 3) -> str:
 
 def markdown(rows: list[dict[str, Any]]) -> str:
     lines = ["| task | split | config | bound ms | baseline ms | base/bound | in 0.05-20 ms | "
-             "solution ms | speedup | correct (b/s) |", "|" + "---|" * 10]
+             "solution ms | speedup | correct (b/s/start) |", "|" + "---|" * 10]
     for r in rows:
+        if "split" not in r:  # a task that did not load: in the errors below
+            continue
         b, s = r.get("baseline") or {}, r.get("solution") or {}
         bms, sms, bound = b.get("ms"), s.get("ms"), r.get("bound_ms")
         ratio = bms / bound if bms and bound else None
         in_range = "yes" if bms and 0.05 <= bms <= 20 else "NO"
         speedup = bms / sms if bms and sms else None
-        ok = f"{b.get('correct', '-')}/{s.get('correct', '-') if s else '-'}"
+        ok = f"{b.get('correct', '-')}/{s.get('correct', '-') if s else '-'}" + (
+            f"/{r['start'].get('correct')}" if r.get("start") else "")
         lines.append(f"| {r['task']} | {r['split']} | {r['config']} | {_f(bound)} | {_f(bms)} | "
                      f"{_f(ratio)} | {in_range} | {_f(sms)} | {_f(speedup)} | {ok} |")
-    errors = [f"- {r['task']} {r['config']}: {e}" for r in rows
+    errors = [f"- {r['task']} {r.get('config', '')}: {e}" for r in rows
               for e in [r.get("error"), (r.get("baseline") or {}).get("error"),
-                        (r.get("solution") or {}).get("error")] if e]
+                        (r.get("solution") or {}).get("error"),
+                        (r.get("start") or {}).get("error")] if e]
     return "\n".join(lines + ([""] + ["Errors:"] + errors if errors else [])) + "\n"
 
 
@@ -143,14 +207,23 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--splits", default="visible,held_out",
                         help="comma-separated: visible, held_out (visible only is ~2x faster)")
+    parser.add_argument("--prebuild-jobs", type=int, default=0,
+                        help="build native tasks first, this many at a time")
     args = parser.parse_args()
     splits = tuple(args.splits.split(","))
     args.out.mkdir(parents=True, exist_ok=True)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     peaks = peaks_for(torch.cuda.get_device_name(0)) if device == "cuda" else None
     rows: list[dict[str, Any]] = []
-    for task in select_tasks(args.tasks, discover_tasks()):
-        rows += run_task(task, peaks, splits, device)
+    tasks = select_tasks(args.tasks, discover_tasks())
+    if args.prebuild_jobs and device == "cuda":
+        prebuild(tasks, args.prebuild_jobs)
+    for task in tasks:
+        try:
+            rows += run_task(task, peaks, splits, device)
+        except Exception as exc:  # a task that does not load: said, and the rest measured
+            rows.append({"task": task.id, "error": f"load: {type(exc).__name__}: {exc}"[:500]})
+            print(json.dumps(rows[-1]), flush=True)
         # After every task: a run stopped at a time limit keeps what it measured.
         (args.out / "times.json").write_text(json.dumps(rows, indent=1))
         (args.out / "times.md").write_text(markdown(rows))
