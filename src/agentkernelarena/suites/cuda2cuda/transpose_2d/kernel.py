@@ -1,0 +1,11 @@
+"""cuda2cuda/transpose_2d: the entry. Builds kernel.cu (editable) with binding.cpp."""
+
+import torch
+
+from agentkernelarena.native import load
+
+_ext = load(__file__, ["kernel.cu"], binding="binding.cpp")
+
+
+def forward(x: torch.Tensor) -> torch.Tensor:
+    return _ext.transpose_2d(x)

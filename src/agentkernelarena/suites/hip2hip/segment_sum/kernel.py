@@ -1,0 +1,11 @@
+"""hip2hip/segment_sum: the entry. Builds kernel.hip (editable) with binding.cpp (not editable)."""
+
+import torch
+
+from agentkernelarena.native import load
+
+_ext = load(__file__, ["kernel.hip"], binding="binding.cpp")
+
+
+def forward(x: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
+    return _ext.segment_sum(x, offsets)

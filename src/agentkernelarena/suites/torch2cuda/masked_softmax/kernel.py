@@ -1,0 +1,15 @@
+"""torch2cuda/masked_softmax: the entry. Builds kernel.cu (editable) with binding.cpp (not
+editable).
+
+The baseline this task is measured against is PyTorch eager, in baseline.py.
+"""
+
+import torch
+
+from agentkernelarena.native import load
+
+_ext = load(__file__, ["kernel.cu"], binding="binding.cpp")
+
+
+def forward(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    return _ext.masked_softmax(x, mask)
