@@ -27,3 +27,10 @@ def module_from_path(path: Path, name: str | None = None) -> ModuleType:
 def as_tuple(value: Any) -> tuple[torch.Tensor, ...]:
     """A task's output: one tensor or a tuple of them (the evaluator accepts both)."""
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+def upcast(args: Any, enabled: bool = True) -> tuple[Any, ...]:
+    """The reference's float64 call: floating tensors upcast; integer tensors and plain Python
+    values (a top-k's k, a group count) as they are. `enabled`: the task's reference_upcast."""
+    return tuple(a.double() if enabled and isinstance(a, torch.Tensor) and a.is_floating_point()
+                 else a for a in args)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import torch
-from suite_helpers import NATIVE, as_tuple, module_from_path
+from suite_helpers import NATIVE, as_tuple, module_from_path, upcast
 
 from agentkernelarena.native import hip_to_cuda
 
@@ -86,7 +86,7 @@ def test_kernel_matches_the_reference_on_the_emulator(
     for config in configs:
         args = make_inputs(config.params, 1234, "cpu")
         outs = as_tuple(driver(launchers, *args))
-        ref_args = tuple(a.double() if a.is_floating_point() else a for a in args)
+        ref_args = upcast(args, task.reference_upcast)
         refs, typed = as_tuple(reference(*ref_args)), as_tuple(reference(*args))
         assert len(outs) == len(refs), f"{config.name}: {len(outs)} outputs, expected {len(refs)}"
         for index, (out, ref, want) in enumerate(zip(outs, refs, typed, strict=True)):

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import torch
-from suite_helpers import NATIVE, as_tuple, module_from_path
+from suite_helpers import NATIVE, as_tuple, module_from_path, upcast
 
 from agentkernelarena.evaluate.compare import identical
 from agentkernelarena.native import check_warp_size
@@ -78,12 +78,12 @@ def test_reference_and_inputs_run_on_the_cpu(task: Any) -> None:
         assert shapes == [(tuple(a.shape), a.dtype) for a in other if isinstance(a, torch.Tensor)]
         floats = [a for a in tensors if a.is_floating_point()]
         # NaN and inf on purpose in some (histogram): the spread of the finite values.
-        assert floats and all(a[torch.isfinite(a)].double().std() > 0
+        assert tensors and all(a[torch.isfinite(a)].double().std() > 0
                               for a in floats if a.numel() > 1)
         outs = as_tuple(reference(*first))
-        upcasts = as_tuple(reference(*(a.double() if a.is_floating_point() else a for a in first)))
-        for out, upcast in zip(outs, upcasts, strict=True):
-            assert out.shape == upcast.shape and torch.isfinite(upcast).all()
+        upcasts = as_tuple(reference(*upcast(first)))
+        for out, wide in zip(outs, upcasts, strict=True):
+            assert out.shape == wide.shape and torch.isfinite(wide).all()
             assert str(out.dtype).removeprefix("torch.") in task.tolerance
 
 
@@ -96,10 +96,9 @@ def test_eager_baseline_is_within_tolerance(task: Any) -> None:
         args = getattr(ref_module, task.inputs.function)(config.params, 7, "cpu")
         outs = as_tuple(baseline(*args))
         refs = as_tuple(getattr(ref_module, task.reference.function)(
-            *(a.double() if a.is_floating_point() else a for a in args)
-        ))
+            *upcast(args, task.reference_upcast)))
         typed = as_tuple(getattr(ref_module, task.reference.function)(*args))
         for out, ref, want in zip(outs, refs, typed, strict=True):
             tol = task.tolerance[str(out.dtype).removeprefix("torch.")]
             assert out.dtype == want.dtype
-            torch.testing.assert_close(out.double(), ref, atol=tol.atol, rtol=tol.rtol)
+            torch.testing.assert_close(out.double(), ref.double(), atol=tol.atol, rtol=tol.rtol)
