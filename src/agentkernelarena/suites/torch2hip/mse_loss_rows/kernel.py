@@ -1,0 +1,15 @@
+"""torch2hip/mse_loss_rows: the entry. Builds kernel.hip (editable) with binding.cpp (not
+editable).
+
+The baseline this task is measured against is PyTorch eager, in baseline.py.
+"""
+
+import torch
+
+from agentkernelarena.native import load
+
+_ext = load(__file__, ["kernel.hip"], binding="binding.cpp")
+
+
+def forward(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    return _ext.mse_loss_rows(pred, target)
