@@ -146,13 +146,14 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None,
     started = time.monotonic()
 
     standby = warm.take(task, platform, options) if warm is not None else None
-    if warm is not None and next_task is not None:
-        warm.start(next_task, platform, options)
     if standby is not None:
         root = standby.root
     else:
         root = Path(tempfile.mkdtemp(prefix=f"aka-eval-{task.name}-"))
     try:
+        # Inside the try: a next pair that cannot start does not leak this one's workers.
+        if warm is not None and next_task is not None:
+            warm.start(next_task, platform, options)
         if standby is None:
             lay_out_task(task, root)
         evaldir.build_candidate(task, solution_dir, root / "sandbox" / "candidate")
