@@ -57,29 +57,43 @@ def candidates(tasks: list[Any]) -> list[tuple[Any, str, dict[str, str]]]:
     return out
 
 
-def run_service(batch: list[Any], platform: str, budget_s: float) -> list[dict[str, Any]]:
+def _stamp(done_at: dict[int, float], index: int, started: float) -> Any:
+    """A done-callback noting when candidate `index` finished (seconds since `started`)."""
+    return lambda _future: done_at.setdefault(index, time.monotonic() - started)
+
+
+def run_service(batch: list[Any], platform: str, budget_s: float,
+                lanes: int | None) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     started = time.monotonic()
-    with rl.EvaluationService(rl.EvalOptions(platform=platform), max_pending=4) as service:
+    done_at: dict[int, float] = {}
+    with rl.EvaluationService(rl.EvalOptions(platform=platform), max_pending=8,
+                              lanes=lanes) as service:
         pending: list[tuple[Any, str, Future[rl.EvalRecord]]] = []
         for task, kind, files in batch:
-            pending.append((task, kind, service.submit(task, files)))
-            # Submit no further than the budget allows; collect what finished.
+            # Submit no further than the budget allows (submit blocks while the queue is full).
             if time.monotonic() - started > budget_s:
                 break
-        for task, kind, future in pending:
+            future = service.submit(task, files)
+            future.add_done_callback(_stamp(done_at, len(pending), started))
+            pending.append((task, kind, future))
+        for index, (task, kind, future) in enumerate(pending):
             left = budget_s - (time.monotonic() - started)
-            if left <= 0:
-                future.cancel()
+            if not future.done():
+                try:
+                    future.result(timeout=max(left, 0.0))
+                except TimeoutError:
+                    pass
+            if not future.done() or done_at.get(index, budget_s + 1) > budget_s:
+                future.cancel()  # past the budget: not counted (a running one finishes)
                 continue
-            try:
-                record = future.result(timeout=left)
-            except TimeoutError:
-                future.cancel()
-                continue
+            record = future.result()
             rows.append({"task": task.id, "kind": kind, "verdict": record.verdict,
-                         "wall_s": record.wall_s, "warm_start": record.raw.get("warm_start"),
-                         "done_s": round(time.monotonic() - started, 2)})
+                         "speedup": record.speedup, "wall_s": record.wall_s,
+                         "shared_gpu": record.raw.get("shared_gpu"),
+                         "warm_start": record.raw.get("warm_start"),
+                         "done_s": round(done_at[index], 2)})
+    rows.sort(key=lambda row: row["done_s"])
     return rows
 
 
@@ -103,10 +117,10 @@ def run_cli(batch: list[Any], platform: str, budget_s: float) -> list[dict[str, 
                 break
         try:
             result = json.loads(proc.stdout)
-            verdict = result["verdict"]
+            verdict, speedup = result["verdict"], result.get("speedup")
         except (ValueError, KeyError):
-            verdict = f"cli exit {proc.returncode}"
-        rows.append({"task": task.id, "kind": kind, "verdict": verdict,
+            verdict, speedup = f"cli exit {proc.returncode}", None
+        rows.append({"task": task.id, "kind": kind, "verdict": verdict, "speedup": speedup,
                      "done_s": round(time.monotonic() - started, 2)})
     return rows
 
@@ -117,6 +131,21 @@ def rate(rows: list[dict[str, Any]]) -> float | None:
     return len(rows) / (rows[-1]["done_s"] / 60) if rows[-1]["done_s"] > 0 else None
 
 
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per kind of candidate: the verdicts, and the speedups of the measured ones (the
+    baseline's are an A/A check: sharing the GPU must not move them off 1)."""
+    out: dict[str, Any] = {}
+    for row in rows:
+        kind = out.setdefault(row["kind"], {"verdicts": {}, "speedups": []})
+        kind["verdicts"][row["verdict"]] = kind["verdicts"].get(row["verdict"], 0) + 1
+        if row.get("speedup") is not None:
+            kind["speedups"].append(round(row["speedup"], 4))
+    for kind in out.values():
+        values = sorted(kind["speedups"])
+        kind["speedup_median"] = values[len(values) // 2] if values else None
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -125,6 +154,8 @@ def main() -> int:
     parser.add_argument("--budget-s", type=float, default=240.0)
     parser.add_argument("--platform", default=None)
     parser.add_argument("--modes", nargs="*", default=["service", "cli"])
+    parser.add_argument("--lanes", type=int, default=None,
+                        help="evaluations in flight per GPU in the service (default: its own)")
     args = parser.parse_args()
     platform = get_platform(args.platform).name
     kinds = candidates(rl.load_tasks(args.tasks))
@@ -133,9 +164,10 @@ def main() -> int:
     report: dict[str, Any] = {"machine": machine_info() | {"platform": platform},
                               "count": args.count, "budget_s": args.budget_s, "modes": {}}
     for mode in args.modes:
-        run = run_service if mode == "service" else run_cli
-        rows = run(batch, platform, args.budget_s)
-        report["modes"][mode] = {"rows": rows, "per_minute": rate(rows)}
+        rows = run_service(batch, platform, args.budget_s, args.lanes) if mode == "service" \
+            else run_cli(batch, platform, args.budget_s)
+        report["modes"][mode] = {"rows": rows, "per_minute": rate(rows),
+                                 "by_kind": summary(rows)}
         print(f"{mode}: {len(rows)} evaluations, {rate(rows) or 0:.2f} per minute", flush=True)
         (args.out / "throughput.json").write_text(json.dumps(report, indent=1))
     lines = [f"# RL service throughput ({platform})", "",
@@ -149,6 +181,11 @@ def main() -> int:
         minutes = rows[-1]["done_s"] / 60 if rows else 0
         lines.append(f"| {mode} | {len(rows)} | {minutes:.2f} | {data['per_minute'] or 0:.2f} | "
                      + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())) + " |")
+    lines += ["", "Median speedup per kind of candidate (the baseline's is an A/A check):", ""]
+    for mode, data in report["modes"].items():
+        lines.append(f"- {mode}: " + "; ".join(
+            f"{kind} {info['speedup_median']} over {len(info['speedups'])}"
+            for kind, info in data["by_kind"].items() if info["speedups"]))
     modes = report["modes"]
     if modes.get("service", {}).get("per_minute") and modes.get("cli", {}).get("per_minute"):
         ratio = modes["service"]["per_minute"] / modes["cli"]["per_minute"]

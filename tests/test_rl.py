@@ -123,7 +123,7 @@ def test_the_service_applies_back_pressure_and_survives_its_own_failures(scale_a
     release = threading.Event()
     calls: list[str] = []
 
-    def stalled(task, files, options, warm=None, next_task=None):
+    def stalled(task, files, options, warm=None, next_task=None, gate=None):
         calls.append(files["kernel.py"])
         release.wait(30)
         if files["kernel.py"] == "fail":

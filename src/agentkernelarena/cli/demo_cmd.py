@@ -19,7 +19,7 @@ from agentkernelarena.platforms import get_platform
 from agentkernelarena.tasks.loader import discover_tasks, select_tasks
 
 DEFAULT_DEMO_TASKS = ("triton2triton/gelu_bias", "triton2triton/softmax",
-                      "triton2triton/quantize_int8")
+                      "triton2triton/dequantize_int8")
 
 
 @click.command()

@@ -18,6 +18,7 @@ from typing import Any
 import agentkernelarena
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import evaldir, speed_of_light
+from agentkernelarena.evaluate.gate import DeviceGate
 from agentkernelarena.evaluate.options import EvalOptions
 from agentkernelarena.evaluate.standby import WarmStart, lay_out_task
 from agentkernelarena.evaluate.supervisor import run_session
@@ -129,11 +130,26 @@ def _apply_speed_checks(task: Task, result: dict[str, Any]) -> None:
 
 
 def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None, *,
-             warm: WarmStart | None = None, next_task: Task | None = None) -> dict[str, Any]:
+             warm: WarmStart | None = None, next_task: Task | None = None,
+             gate: DeviceGate | None = None) -> dict[str, Any]:
     """Evaluate the editable files in `solution_dir` against `task`; see DESIGN.md §5.
 
     `warm` and `next_task` (standby.py): this evaluation uses the pair `warm` started for it,
-    if any, and starts one for `next_task` while it runs."""
+    if any, and starts one for `next_task` while it runs.
+    `gate` (gate.py): the GPU is shared with other evaluations; this one holds the gate shared
+    from start to end and alone while it times."""
+    if gate is None:
+        return _evaluate(task, solution_dir, options, warm, next_task, None)
+    if warm is not None:
+        raise AkaError("a warm start and a shared GPU do not go together",
+                       "start each evaluation's workers inside its own gate (warm=None)")
+    with gate.untimed():
+        return _evaluate(task, solution_dir, options, None, None, gate)
+
+
+def _evaluate(task: Task, solution_dir: Path, options: EvalOptions | None,
+              warm: WarmStart | None, next_task: Task | None,
+              gate: DeviceGate | None) -> dict[str, Any]:
     options = options or EvalOptions()
     platform = get_platform(options.platform)
     solution_dir = Path(solution_dir).resolve()
@@ -181,8 +197,10 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None,
                 judge, runner = start_peers(root, workers)
             outcome = run_session(request, root / "sandbox" / "io", judge, runner,
                                   _deadlines(task, options), prepared=standby is not None,
-                                  before_timing=warm.settle if warm is not None else None)
+                                  before_timing=warm.settle if warm is not None else None,
+                                  gate=gate)
             result["warm_start"] = standby is not None
+            result["shared_gpu"] = gate is not None
             result["versions"] = (outcome.first("start") or {}).get("versions", {})
             result["eval_cost"] = outcome.cost
             result["network_isolated"] = result["worker_sandbox"]["sandboxed"]

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentkernelarena.evaluate.gate import DeviceGate
 from agentkernelarena.evaluate.protocol import Peer, PeerGone
 from agentkernelarena.evaluate.timing import TimingOptions, pad_ms_for, relative_standard_error
 from agentkernelarena.evaluate.trace_rules import trace_verdict
@@ -50,8 +51,10 @@ class SessionOutcome:
 class Session:
     def __init__(self, request: dict[str, Any], io_dir: Path, judge: Peer, runner: Peer,
                  deadlines: dict[str, float], freezer: Freezer | None, prepared: bool = False,
-                 before_timing: Callable[[], None] | None = None) -> None:
+                 before_timing: Callable[[], None] | None = None,
+                 gate: DeviceGate | None = None) -> None:
         self.req, self.io, self.judge, self.runner = request, io_dir, judge, runner
+        self.gate = gate
         # Started ahead (standby.py): both have imported torch and primed the device trace.
         self.prepared = prepared
         self.before_timing = before_timing
@@ -169,7 +172,7 @@ class Session:
                     self._sanity()
                 if self.req["measure"]:
                     self._settle_others()
-                    self._performance()
+                    self._timed(self._performance)
             except Stop as stop:
                 self.emit(stop.kind, message=stop.message, **stop.fields)
                 if stop.kind in ("harness_error", "infra_error") or not self.runner_alive:
@@ -178,6 +181,16 @@ class Session:
         self.split = {}
         self.emit("done")
         return self.outcome
+
+    def _timed(self, measure: Callable[[], None]) -> None:
+        """The timed rounds, alone on the GPU when evaluations share it (gate.py)."""
+        if self.gate is None:
+            measure()
+            return
+        with self.gate.timed() as waited:
+            self._tally("gate.wait", waited * 1e3)
+            self.total_deadline += waited  # another evaluation's timing is not this one's time
+            measure()
 
     def _settle_others(self) -> None:
         """Whatever the caller starts beside this evaluation (the next one's workers) finishes

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from agentkernelarena.evaluate.gate import DeviceGate
 from agentkernelarena.evaluate.protocol import Peer
 from agentkernelarena.evaluate.session import Session, SessionOutcome
 from agentkernelarena.evaluate.witness import Freezer
@@ -19,14 +20,16 @@ from agentkernelarena.evaluate.witness import Freezer
 
 def run_session(request: dict[str, Any], io_dir: Path, judge: Peer, runner: Peer,
                 deadlines: dict[str, float], prepared: bool = False,
-                before_timing: Callable[[], None] | None = None) -> SessionOutcome:
+                before_timing: Callable[[], None] | None = None,
+                gate: DeviceGate | None = None) -> SessionOutcome:
     """One evaluation from start to end; every way it can end is an event in the outcome.
     `prepared`: both workers were started ahead and have answered `prepare`.
-    `before_timing`: called once, before the first timed round (standby.py)."""
+    `before_timing`: called once, before the first timed round (standby.py).
+    `gate`: the GPU's gate when evaluations share it (gate.py): timed rounds run alone."""
     try:
         session = Session(request, io_dir, judge, runner, deadlines,
                           Freezer(runner.proc.pid), prepared=prepared,
-                          before_timing=before_timing)
+                          before_timing=before_timing, gate=gate)
         outcome = session.run()
         outcome.cost = session.cost_record()
         return outcome

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
+from agentkernelarena.evaluate.gate import DeviceGate
 from agentkernelarena.evaluate.standby import WarmStart
 from agentkernelarena.rl.record import EvalRecord
 from agentkernelarena.tasks.loader import discover_tasks, find_task
@@ -64,10 +65,11 @@ def check_files(task: Task, files: Mapping[str, str]) -> None:
 
 
 def evaluate_files(task: Task, files: Mapping[str, str], options: EvalOptions | None = None,
-                   *, warm: WarmStart | None = None,
-                   next_task: Task | None = None) -> EvalRecord:
+                   *, warm: WarmStart | None = None, next_task: Task | None = None,
+                   gate: DeviceGate | None = None) -> EvalRecord:
     """Evaluate `files` (editable file name -> text; a file left out keeps its starting
-    version) against `task`. `warm`/`next_task`: see evaluate/standby.py."""
+    version) against `task`. `warm`/`next_task`: see evaluate/standby.py; `gate`: see
+    evaluate/gate.py."""
     check_files(task, files)
     with tempfile.TemporaryDirectory(prefix="aka-candidate-") as tmp:
         folder = Path(tmp)
@@ -76,5 +78,5 @@ def evaluate_files(task: Task, files: Mapping[str, str], options: EvalOptions | 
             target.parent.mkdir(parents=True, exist_ok=True)
             text = files.get(rel)
             target.write_text(text if text is not None else pristine_path(task, rel).read_text())
-        result = evaluate(task, folder, options, warm=warm, next_task=next_task)
+        result = evaluate(task, folder, options, warm=warm, next_task=next_task, gate=gate)
     return EvalRecord.from_result(result)

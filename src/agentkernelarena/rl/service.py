@@ -1,10 +1,10 @@
-"""Many candidates evaluated at once: one worker thread per GPU, one evaluation per GPU at a
-time, results handed back in submission order.
+"""Many candidates evaluated at once across the GPUs, results handed back in submission order.
 
-- Timing stays trustworthy: a GPU runs one evaluation at a time (runner/gpus.py's slots), and
-  each thread starts its next evaluation's workers while the current one compiles and checks,
-  never while it times (evaluate/standby.py). Each candidate still gets a fresh sandboxed
-  process of its own.
+- Timing stays trustworthy: each GPU (runner/gpus.py's slots) serves `lanes` evaluations at
+  once, and its gate (evaluate/gate.py) lets them share it only outside their timed rounds: a
+  timed round runs alone on its GPU. With one lane, the lane instead starts its next
+  evaluation's workers while the current one compiles and checks, never while it times
+  (evaluate/standby.py). Each candidate gets a fresh sandboxed process of its own either way.
 - Back-pressure: at most `max_pending` submissions wait; `submit` blocks beyond that, so a
   trainer producing faster than the GPUs evaluate slows down instead of filling memory.
 - Per-candidate time limit (`EvalOptions.time_limit_s`): past it the candidate is killed and
@@ -25,6 +25,7 @@ from typing import Any
 
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions
+from agentkernelarena.evaluate.gate import DeviceGate
 from agentkernelarena.evaluate.standby import WarmStart
 from agentkernelarena.platforms import get_platform
 from agentkernelarena.rl.api import check_files, evaluate_files
@@ -48,24 +49,35 @@ class EvaluationService:
     [(task, files), ...])`.
 
     `gpus`: indexes of the visible GPUs to use (all by default); on the CPU platform,
-    `cpu_slots` evaluations at once. `warm_start`: start each evaluation's workers during the
-    one before it on the same GPU (off: every evaluation starts its own, as `aka eval` does).
+    `cpu_slots` evaluations at once. `lanes`: evaluations in flight per GPU (default 3 on a
+    GPU, 1 on the CPU), of which one at a time times. `warm_start` (one lane only): start each
+    evaluation's workers during the one before it (off: every evaluation starts its own, as
+    `aka eval` does).
     """
 
     def __init__(self, options: EvalOptions | None = None, *, gpus: Sequence[int] | None = None,
                  cpu_slots: int | None = None, max_pending: int = 64,
-                 warm_start: bool = True) -> None:
+                 lanes: int | None = None, warm_start: bool = True) -> None:
         self.options = options or EvalOptions()
         platform = get_platform(self.options.platform)
         self.options = dataclasses.replace(self.options, platform=platform.name)
         self.slots = make_slots(platform, gpus, cpu_slots=cpu_slots)
-        self.warm_start = warm_start
+        self.lanes = lanes if lanes is not None else (1 if platform.name == "cpu" else 3)
+        if self.lanes < 1:
+            raise AkaError(f"lanes must be at least 1, not {self.lanes}",
+                           "pass lanes=1 for one evaluation per GPU at a time")
+        # Lanes overlap one evaluation's start-up with another's work already; a standby pair
+        # would start outside any gate, so the two are not combined.
+        self.warm_start = warm_start and self.lanes == 1
+        self.gates = {slot.name: DeviceGate(slot.name) for slot in self.slots} \
+            if self.lanes > 1 else {}
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=max(1, max_pending))
         self._closed = False
         self.evaluated = 0
         self._count_lock = threading.Lock()
         self._threads = [threading.Thread(target=self._serve, args=(slot,), daemon=True,
-                                          name=f"aka-eval-{slot.name}") for slot in self.slots]
+                                          name=f"aka-eval-{slot.name}-{lane}")
+                         for slot in self.slots for lane in range(self.lanes)]
         for thread in self._threads:
             thread.start()
 
@@ -107,7 +119,8 @@ class EvaluationService:
                 try:
                     record = evaluate_files(job.task, job.files, options,
                                             warm=warm if self.warm_start else None,
-                                            next_task=following)
+                                            next_task=following,
+                                            gate=self.gates.get(slot.name))
                 except Exception as exc:  # the arena's failure: reported, the batch goes on
                     record = EvalRecord.failure(job.task.id, f"{type(exc).__name__}: {exc}")
                 with self._count_lock:

@@ -1,0 +1,165 @@
+"""Evaluations sharing a GPU (evaluate/gate.py): untimed parts together, timed rounds alone.
+The unit tests drive the gate from threads; the last one runs real evaluations through the RL
+service with two lanes on one slot and checks, from inside the gate, that no timed round ever
+began while another evaluation held the GPU."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from contextlib import contextmanager
+
+import pytest
+
+from agentkernelarena import rl
+from agentkernelarena.errors import AkaError
+from agentkernelarena.evaluate.gate import DeviceGate
+
+PLATFORM = os.environ.get("AKA_TEST_PLATFORM", "cpu")
+
+
+def _in_thread(target) -> threading.Thread:
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    return thread
+
+
+def _wait_until(predicate, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not predicate() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return predicate()
+
+
+def test_untimed_parts_run_together():
+    gate = DeviceGate()
+    inside = threading.Barrier(3, timeout=5)
+
+    def untimed_part():
+        with gate.untimed():
+            inside.wait()  # all three inside at once, or the barrier times out
+
+    threads = [_in_thread(untimed_part) for _ in range(3)]
+    for thread in threads:
+        thread.join(10)
+    assert not inside.broken
+
+
+def test_a_timed_round_waits_for_the_others_untimed_parts_and_blocks_new_ones():
+    gate = DeviceGate()
+    log: list[str] = []
+    release_other = threading.Event()
+    other_inside = threading.Event()
+
+    def other():
+        with gate.untimed():
+            other_inside.set()
+            release_other.wait(10)
+            log.append("other untimed ends")
+
+    def timing():
+        with gate.untimed():
+            with gate.timed():
+                log.append("timed starts")
+                time.sleep(0.1)
+                log.append("timed ends")
+
+    t_other = _in_thread(other)
+    assert other_inside.wait(5)
+    t_timing = _in_thread(timing)
+    assert _wait_until(lambda: gate._writers_waiting == 1)
+    # A newcomer waits while a timed round waits: the writer cannot starve.
+    newcomer_in = threading.Event()
+
+    def newcomer():
+        with gate.untimed():
+            newcomer_in.set()
+            log.append("newcomer untimed")
+
+    t_new = _in_thread(newcomer)
+    time.sleep(0.1)
+    assert not newcomer_in.is_set() and log == []
+    release_other.set()
+    for thread in (t_other, t_timing, t_new):
+        thread.join(10)
+    assert log == ["other untimed ends", "timed starts", "timed ends", "newcomer untimed"]
+    assert gate._shared == 0 and not gate._exclusive
+
+
+def test_timed_rounds_never_overlap_and_the_caller_keeps_its_shared_hold():
+    gate = DeviceGate()
+    active = 0
+    most = 0
+    lock = threading.Lock()
+
+    def evaluation():
+        nonlocal active, most
+        with gate.untimed():
+            for _ in range(5):
+                with gate.timed():
+                    with lock:
+                        active += 1
+                        most = max(most, active)
+                    time.sleep(0.002)
+                    with lock:
+                        active -= 1
+                # Back in the untimed part: its shared hold is counted again.
+                assert gate._shared >= 1
+
+    threads = [_in_thread(evaluation) for _ in range(4)]
+    for thread in threads:
+        thread.join(20)
+    assert most == 1
+    assert gate._shared == 0 and not gate._exclusive and gate._writers_waiting == 0
+
+
+class _WatchedGate(DeviceGate):
+    """Records, at the start of each timed round, how many others held the GPU."""
+
+    def __init__(self) -> None:
+        super().__init__("watched")
+        self.others_at_timing: list[int] = []
+        self.timed_rounds = 0
+        self.untimed_entries = 0
+
+    @contextmanager
+    def untimed(self):
+        with super().untimed():
+            self.untimed_entries += 1
+            yield
+
+    @contextmanager
+    def timed(self):
+        with super().timed() as waited:
+            self.others_at_timing.append(self._shared)
+            self.timed_rounds += 1
+            yield waited
+
+
+@pytest.mark.slow
+def test_the_service_shares_a_slot_between_lanes_and_times_alone(scale_add_task):
+    solution = (scale_add_task.solution_dir / "kernel.py").read_text()
+    baseline = (scale_add_task.root / "kernel.py").read_text()
+    broken = solution.replace("def forward(", "def forward(  # unclosed\n  (")
+    options = rl.EvalOptions(platform=PLATFORM, held_out=False)
+    with rl.EvaluationService(options, cpu_slots=1, lanes=2) as service:
+        (slot_name,) = service.gates
+        gate = service.gates[slot_name] = _WatchedGate()
+        batch = [(scale_add_task, {"kernel.py": text})
+                 for text in (solution, broken, baseline, solution)]
+        records = service.evaluate_batch(batch)
+    assert [r.verdict for r in records] == ["ok", "compile_error", "ok", "ok"], \
+        [r.reasons for r in records]
+    assert gate.untimed_entries == 4 and gate.timed_rounds == 3
+    assert gate.others_at_timing == [0, 0, 0]
+    assert all(r.raw.get("shared_gpu") is True for r in records if r.compiled)
+
+
+def test_lanes_must_be_positive_and_exclude_the_warm_start():
+    with pytest.raises(AkaError, match="lanes must be at least 1"):
+        rl.EvaluationService(rl.EvalOptions(platform="cpu"), lanes=0)
+    with rl.EvaluationService(rl.EvalOptions(platform="cpu"), cpu_slots=1, lanes=2) as service:
+        assert service.warm_start is False and len(service.gates) == 1
+    with rl.EvaluationService(rl.EvalOptions(platform="cpu"), cpu_slots=1) as service:
+        assert service.lanes == 1 and service.gates == {}
