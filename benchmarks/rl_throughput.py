@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import subprocess
 import sys
 import tempfile
@@ -62,9 +63,8 @@ def _stamp(done_at: dict[int, float], index: int, started: float) -> Any:
     return lambda _future: done_at.setdefault(index, time.monotonic() - started)
 
 
-def run_service(batch: list[Any], platform: str, budget_s: float,
-                lanes: int | None) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def run_service(batch: list[Any], platform: str, budget_s: float, lanes: int | None,
+                rows: list[dict[str, Any]]) -> None:
     started = time.monotonic()
     done_at: dict[int, float] = {}
     with rl.EvaluationService(rl.EvalOptions(platform=platform), max_pending=8,
@@ -94,11 +94,10 @@ def run_service(batch: list[Any], platform: str, budget_s: float,
                          "warm_start": record.raw.get("warm_start"),
                          "done_s": round(done_at[index], 2)})
     rows.sort(key=lambda row: row["done_s"])
-    return rows
 
 
-def run_cli(batch: list[Any], platform: str, budget_s: float) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def run_cli(batch: list[Any], platform: str, budget_s: float,
+            rows: list[dict[str, Any]]) -> None:
     started = time.monotonic()
     for task, kind, files in batch:
         left = budget_s - (time.monotonic() - started)
@@ -122,7 +121,10 @@ def run_cli(batch: list[Any], platform: str, budget_s: float) -> list[dict[str, 
             verdict, speedup = f"cli exit {proc.returncode}", None
         rows.append({"task": task.id, "kind": kind, "verdict": verdict, "speedup": speedup,
                      "done_s": round(time.monotonic() - started, 2)})
-    return rows
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def rate(rows: list[dict[str, Any]]) -> float | None:
@@ -157,6 +159,7 @@ def main() -> int:
     parser.add_argument("--lanes", type=int, default=None,
                         help="evaluations in flight per GPU in the service (default: its own)")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, _interrupt)
     platform = get_platform(args.platform).name
     kinds = candidates(rl.load_tasks(args.tasks))
     batch = [kinds[i % len(kinds)] for i in range(args.count)]
@@ -164,12 +167,21 @@ def main() -> int:
     report: dict[str, Any] = {"machine": machine_info() | {"platform": platform},
                               "count": args.count, "budget_s": args.budget_s, "modes": {}}
     for mode in args.modes:
-        rows = run_service(batch, platform, args.budget_s, args.lanes) if mode == "service" \
-            else run_cli(batch, platform, args.budget_s)
+        rows: list[dict[str, Any]] = []
+        try:
+            if mode == "service":
+                run_service(batch, platform, args.budget_s, args.lanes, rows)
+            else:
+                run_cli(batch, platform, args.budget_s, rows)
+            cut = False
+        except KeyboardInterrupt:  # SIGTERM from a time limit: keep what finished
+            cut = True
         report["modes"][mode] = {"rows": rows, "per_minute": rate(rows),
-                                 "by_kind": summary(rows)}
+                                 "by_kind": summary(rows), "cut_short": cut}
         print(f"{mode}: {len(rows)} evaluations, {rate(rows) or 0:.2f} per minute", flush=True)
         (args.out / "throughput.json").write_text(json.dumps(report, indent=1))
+        if cut:
+            break
     lines = [f"# RL service throughput ({platform})", "",
              f"{report['machine']}", "",
              "| mode | evaluations | minutes | per minute | verdicts |", "|---|---|---|---|---|"]

@@ -45,6 +45,19 @@ def test_syntax_error_is_compile_error_with_line(scale_add_task, solution_factor
     assert result["held_out"]["evaluated"] is False
 
 
+def test_a_file_that_does_not_parse_is_judged_before_any_worker_starts(scale_add_task,
+                                                                      solution_factory):
+    # The supervisor parses (runs nothing): no worker, no sandbox, well under a second.
+    folder = solution_factory(replace=("def forward(", "def forward(  # unclosed\n  ("))
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "compile_error" and "worker_sandbox" not in result
+    assert result["reasons"][0].startswith("kernel.py:") and "SyntaxError" in result["reasons"][0]
+    assert result["wall_s"] < 5
+    (folder / "kernel.py").write_bytes(b"x = 1\0\n")  # a NUL byte: ValueError, not SyntaxError
+    result = evaluate(scale_add_task, folder, CPU)
+    assert result["verdict"] == "compile_error" and result["reasons"][0].startswith("kernel.py:")
+
+
 def test_triton_compile_error_is_compile_error(scale_add_task, solution_factory):
     folder = solution_factory(replace=("tl.arange(0, BLOCK)", "tl.arange(0, BLOCK) + undefined"))
     result = evaluate(scale_add_task, folder, CPU)

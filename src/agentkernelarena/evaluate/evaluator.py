@@ -182,10 +182,13 @@ def _evaluate(task: Task, solution_dir: Path, options: EvalOptions | None,
         }
         held: dict[str, Any] = {"evaluated": False, "correct": None, "speedup": None}
         missing = evaldir.missing_editable(task, solution_dir)
-        if missing:
+        unparsable = [] if missing else evaldir.syntax_errors(task, solution_dir)
+        if missing or unparsable:
+            reasons = [f"the solution lacks the editable file(s) {missing}"] if missing \
+                else unparsable
             result.update({"verdict": "compile_error", "compiled": False, "correct": False,
                            "speedup": None, "speedup_arith": None, "configs": [],
-                           "reasons": [f"the solution lacks the editable file(s) {missing}"]})
+                           "reasons": reasons})
         else:
             splits = ["visible", "held_out"] if options.held_out else ["visible"]
             request = _request(task, splits, root, platform, base_seed, options, timing)
