@@ -137,7 +137,6 @@ class _WatchedGate(DeviceGate):
             yield waited
 
 
-@pytest.mark.slow
 def test_the_service_shares_a_slot_between_lanes_and_times_alone(scale_add_task):
     solution = (scale_add_task.solution_dir / "kernel.py").read_text()
     baseline = (scale_add_task.root / "kernel.py").read_text()

@@ -19,10 +19,11 @@ from agentkernelarena.rl.api import (
     starting_files,
 )
 from agentkernelarena.rl.env import KernelEnv
+from agentkernelarena.rl.ray_service import RayEvaluationService
 from agentkernelarena.rl.record import EvalRecord
 from agentkernelarena.rl.rewards import REWARDS, Reward, get_reward
 from agentkernelarena.rl.service import EvaluationService
 
-__all__ = ["REWARDS", "EvalOptions", "EvalRecord", "EvaluationService", "KernelEnv", "Reward",
-           "WarmStart", "card", "evaluate_files", "get_reward", "load_task", "load_tasks",
-           "make_workspace", "starting_files"]
+__all__ = ["REWARDS", "EvalOptions", "EvalRecord", "EvaluationService", "KernelEnv",
+           "RayEvaluationService", "Reward", "WarmStart", "card", "evaluate_files", "get_reward",
+           "load_task", "load_tasks", "make_workspace", "starting_files"]
