@@ -61,7 +61,6 @@ def no_zero_residual_fallback(draft_probs, target_probs, draft_tokens, uniform):
 
 def residual_from_next_target_row(draft_probs, target_probs, draft_tokens, uniform):
     """The residual of rejected position i taken against target row i + 1."""
-    S = draft_probs.shape[1]
     n = _first_rejection(_flags(draft_probs, target_probs, draft_tokens, uniform))
 
     def shifted(d, t, tb):

@@ -4,9 +4,9 @@ Faster than the baseline because the residual argmax is computed only for the ro
 first rejection selects (target and draft row n, or only target row S when every draft is
 accepted): about 2 rows of V per sequence instead of 2 * S + 1, and two launches instead of
 four. Every program finds the first rejection itself from one vectorized gather of the S
-drafted tokens' probabilities (cheap), then scans
-one slice of the selected row, so that even small batches spread over all SMs; a second tiny
-kernel combines the slices' (maximum, lowest column) pairs in slice order.
+drafted tokens' probabilities (cheap), then scans one slice of the selected row, so that even
+small batches spread over all SMs; a second tiny kernel combines the slices' (maximum, lowest
+column) pairs in slice order.
 """
 
 import torch
@@ -24,10 +24,11 @@ def _slice_kernel(draft_ptr, target_ptr, tok_ptr, u_ptr, n_ptr,
     i = tl.arange(0, BLOCK_S)
     valid = i < S
     tok = tl.load(tok_ptr + b * S + i, mask=valid, other=0)
-    d = tl.load(draft_ptr + (b * S + i).to(tl.int64) * V + tok, mask=valid, other=1.0)
-    t = tl.load(target_ptr + (b * (S + 1) + i).to(tl.int64) * V + tok, mask=valid, other=1.0)
+    d_tok = tl.load(draft_ptr + (b * S + i).to(tl.int64) * V + tok, mask=valid, other=1.0)
+    t_tok = tl.load(target_ptr + (b * (S + 1) + i).to(tl.int64) * V + tok, mask=valid,
+                    other=1.0)
     u = tl.load(u_ptr + b * S + i, mask=valid, other=0.0)
-    rejected = valid & (u >= tl.minimum(t / d, 1.0))
+    rejected = valid & (u >= tl.minimum(t_tok / d_tok, 1.0))
     n = tl.min(tl.where(rejected, i, S), axis=0)
     if sp == 0:
         tl.store(n_ptr + b, n.to(tl.int64))
