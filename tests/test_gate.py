@@ -84,7 +84,7 @@ def test_a_timed_round_waits_for_the_others_untimed_parts_and_blocks_new_ones():
     for thread in (t_other, t_timing, t_new):
         thread.join(10)
     assert log == ["other untimed ends", "timed starts", "timed ends", "newcomer untimed"]
-    assert gate._shared == 0 and not gate._exclusive
+    assert gate._shared == 0 and gate._owner is None
 
 
 def test_timed_rounds_never_overlap_and_the_caller_keeps_its_shared_hold():
@@ -111,48 +111,96 @@ def test_timed_rounds_never_overlap_and_the_caller_keeps_its_shared_hold():
     for thread in threads:
         thread.join(20)
     assert most == 1
-    assert gate._shared == 0 and not gate._exclusive and gate._writers_waiting == 0
+    assert gate._shared == 0 and gate._owner is None and gate._writers_waiting == 0
 
 
 class _WatchedGate(DeviceGate):
-    """Records, at the start of each timed round, how many others held the GPU."""
+    """Logs every hold with its thread and times, to check afterwards that no timed round
+    overlapped another thread's shared hold."""
 
     def __init__(self) -> None:
         super().__init__("watched")
-        self.others_at_timing: list[int] = []
-        self.timed_rounds = 0
-        self.untimed_entries = 0
+        self.log: list[tuple[str, int, float, float]] = []
+        self._opened: dict[int, list[float]] = {}
 
-    @contextmanager
-    def untimed(self):
-        with super().untimed():
-            self.untimed_entries += 1
-            yield
+    def acquire_shared(self) -> float:
+        waited = super().acquire_shared()
+        self._opened.setdefault(threading.get_ident(), []).append(time.monotonic())
+        return waited
+
+    def release_shared(self) -> None:
+        began = self._opened[threading.get_ident()].pop()
+        self.log.append(("shared", threading.get_ident(), began, time.monotonic()))
+        super().release_shared()
 
     @contextmanager
     def timed(self):
         with super().timed() as waited:
-            self.others_at_timing.append(self._shared)
-            self.timed_rounds += 1
+            began = time.monotonic()
             yield waited
+            self.log.append(("timed", threading.get_ident(), began, time.monotonic()))
 
 
-def test_the_service_shares_a_slot_between_lanes_and_times_alone(scale_add_task):
+def test_the_service_shares_a_slot_between_lanes_and_times_alone(scale_add_task, monkeypatch):
+    from agentkernelarena.evaluate.session import Session
+
+    unguarded: list[str] = []
+    ask_judge, receive = Session._ask_judge, Session._receive_runner_reply
+
+    def judged(self, command, **fields):
+        if not (self.gate.held_here() or self.gate.timing_here()):
+            unguarded.append(f"judge {command}")
+        return ask_judge(self, command, **fields)
+
+    def received(self, command):
+        if not (self.runner_holds_gate or self.gate.timing_here()):
+            unguarded.append(f"runner {command}")
+        return receive(self, command)
+
+    monkeypatch.setattr(Session, "_ask_judge", judged)
+    monkeypatch.setattr(Session, "_receive_runner_reply", received)
     solution = (scale_add_task.solution_dir / "kernel.py").read_text()
     baseline = (scale_add_task.root / "kernel.py").read_text()
     broken = solution.replace("def forward(", "def forward(  # unclosed\n  (")
-    options = rl.EvalOptions(platform=PLATFORM, held_out=False)
-    with rl.EvaluationService(options, cpu_slots=1, lanes=2) as service:
+    options = rl.EvalOptions(platform=PLATFORM, held_out=True)
+    with rl.EvaluationService(options, cpu_slots=1, lanes=3) as service:
         (slot_name,) = service.gates
         gate = service.gates[slot_name] = _WatchedGate()
         batch = [(scale_add_task, {"kernel.py": text})
-                 for text in (solution, broken, baseline, solution)]
+                 for text in (solution, broken, baseline, solution, baseline)]
         records = service.evaluate_batch(batch)
-    assert [r.verdict for r in records] == ["ok", "compile_error", "ok", "ok"], \
+    assert [r.verdict for r in records] == ["ok", "compile_error", "ok", "ok", "ok"], \
         [r.reasons for r in records]
-    assert gate.untimed_entries == 4 and gate.timed_rounds == 3
-    assert gate.others_at_timing == [0, 0, 0]
+    assert unguarded == []  # every command of every evaluation went through the gate
+    timed = [entry for entry in gate.log if entry[0] == "timed"]
+    shared = [entry for entry in gate.log if entry[0] == "shared"]
+    assert len(timed) == 8  # four measured evaluations, visible and held-out
+    assert len({entry[1] for entry in shared}) >= 2  # the lanes did share the slot
+    overlaps = [(t, s) for t in timed for s in shared
+                if s[1] != t[1] and s[2] < t[3] and t[2] < s[3]]
+    assert overlaps == []
+    assert gate._shared == 0 and gate._owner is None
     assert all(r.raw.get("shared_gpu") is True for r in records if r.compiled)
+
+
+def test_a_nested_shared_hold_does_not_queue_behind_a_waiting_writer():
+    gate = DeviceGate()
+    gate.acquire_shared()  # this thread's runner command in flight
+    writer_in = threading.Event()
+
+    def writer():
+        with gate.timed():
+            writer_in.set()
+
+    thread = _in_thread(writer)
+    assert _wait_until(lambda: gate._writers_waiting == 1)
+    with gate.untimed():  # the judge command meanwhile: must not wait for the writer
+        assert not writer_in.is_set()
+    gate.release_shared()
+    thread.join(5)
+    assert writer_in.is_set()
+    with pytest.raises(RuntimeError, match="did not take"):
+        gate.release_shared()
 
 
 def test_lanes_must_be_positive_and_exclude_the_warm_start():

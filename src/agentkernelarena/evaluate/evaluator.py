@@ -136,20 +136,11 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None,
 
     `warm` and `next_task` (standby.py): this evaluation uses the pair `warm` started for it,
     if any, and starts one for `next_task` while it runs.
-    `gate` (gate.py): the GPU is shared with other evaluations; this one holds the gate shared
-    from start to end and alone while it times."""
-    if gate is None:
-        return _evaluate(task, solution_dir, options, warm, next_task, None)
-    if warm is not None:
+    `gate` (gate.py): the GPU is shared with other evaluations; this one's untimed commands
+    hold it shared and its timed rounds alone."""
+    if gate is not None and warm is not None:
         raise AkaError("a warm start and a shared GPU do not go together",
-                       "start each evaluation's workers inside its own gate (warm=None)")
-    with gate.untimed():
-        return _evaluate(task, solution_dir, options, None, None, gate)
-
-
-def _evaluate(task: Task, solution_dir: Path, options: EvalOptions | None,
-              warm: WarmStart | None, next_task: Task | None,
-              gate: DeviceGate | None) -> dict[str, Any]:
+                       "start each evaluation's workers in its own lane (warm=None)")
     options = options or EvalOptions()
     platform = get_platform(options.platform)
     solution_dir = Path(solution_dir).resolve()
@@ -218,7 +209,11 @@ def _evaluate(task: Task, solution_dir: Path, options: EvalOptions | None,
                 held = held_out_record(held_split)
         result["held_out"] = held
         if task.upstream is not None and options.upstream_tests:
-            upstream_gate(task, solution_dir, platform, options.sandbox, result)
+            if gate is None:
+                upstream_gate(task, solution_dir, platform, options.sandbox, result)
+            else:
+                with gate.untimed():
+                    upstream_gate(task, solution_dir, platform, options.sandbox, result)
         _apply_speed_checks(task, result)
         result["ignored_files"] = evaldir.ignored_changes(task, solution_dir)
         if result["ignored_files"]:

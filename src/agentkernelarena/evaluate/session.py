@@ -55,6 +55,7 @@ class Session:
                  gate: DeviceGate | None = None) -> None:
         self.req, self.io, self.judge, self.runner = request, io_dir, judge, runner
         self.gate = gate
+        self.runner_holds_gate = False
         # Started ahead (standby.py): both have imported torch and primed the device trace.
         self.prepared = prepared
         self.before_timing = before_timing
@@ -87,7 +88,28 @@ class Session:
     def _left(self) -> float:
         return max(0.05, min(self.phase_deadline, self.total_deadline) - time.monotonic())
 
+    def _take_gate(self) -> bool:
+        """A shared hold on the GPU's gate for one untimed command (gate.py); False when there
+        is nothing to take (no gate, or inside this evaluation's own timed rounds). Time spent
+        waiting for another evaluation's timed rounds moves this one's deadlines."""
+        if self.gate is None or self.gate.timing_here():
+            return False
+        waited = self.gate.acquire_shared()
+        if waited > 0.001:
+            self._tally("gate.shared_wait", waited * 1e3)
+            self.total_deadline += waited
+            self.phase_deadline += waited
+        return True
+
     def ask_judge(self, command: str, **fields: Any) -> dict[str, Any]:
+        held = self._take_gate()
+        try:
+            return self._ask_judge(command, **fields)
+        finally:
+            if held:
+                self.gate.release_shared()
+
+    def _ask_judge(self, command: str, **fields: Any) -> dict[str, Any]:
         try:
             answer = self.judge.request(command, max(self._left(), 60.0), **fields)
             reply, self.judge_wall = answer.data, answer.wall_ms
@@ -106,7 +128,9 @@ class Session:
 
     def _send_runner(self, command: str, **fields: Any) -> None:
         """The runner thawed and sent a command; `_receive_runner` reads the reply (the
-        supervisor may ask the judge something meanwhile)."""
+        supervisor may ask the judge something meanwhile). The gate's shared hold, if any, lasts
+        from here to the end of `_receive_runner`."""
+        self.runner_holds_gate = self._take_gate()
         if self.freezer is not None:
             began = time.perf_counter()
             self.freezer.thaw()
@@ -117,6 +141,14 @@ class Session:
             pass  # the reply's read below says how it ended
 
     def _receive_runner(self, command: str) -> tuple[dict[str, Any], float]:
+        try:
+            return self._receive_runner_reply(command)
+        finally:
+            if self.runner_holds_gate:
+                self.runner_holds_gate = False
+                self.gate.release_shared()
+
+    def _receive_runner_reply(self, command: str) -> tuple[dict[str, Any], float]:
         try:
             reply = self.runner.receive(self._left())
             self._tally(f"runner.{command}", reply.wall_ms)
@@ -156,6 +188,16 @@ class Session:
 
     # -- the gates -----------------------------------------------------------------------
     def run(self) -> SessionOutcome:
+        try:
+            return self._run()
+        finally:
+            # A runner command whose reply was never read (the judge failed meanwhile) must
+            # not keep the GPU's gate: the other evaluations' timed rounds wait on it.
+            if self.runner_holds_gate:
+                self.runner_holds_gate = False
+                self.gate.release_shared()
+
+    def _run(self) -> SessionOutcome:
         try:
             self._load()
             self._compile_gate()
