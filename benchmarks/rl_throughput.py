@@ -6,7 +6,8 @@ fast), the baseline itself (correct, slow), a syntax error (compile_error) and a
 computes with PyTorch (rejected). Each mode runs for at most --budget-s; the figure is the
 evaluations it finished divided by the minutes it took.
 
-    PYTHONPATH=src python3 benchmarks/rl_throughput.py --out DIR [--count 120] [--budget-s 240]
+    PYTHONPATH=src python3 benchmarks/rl_throughput.py --out DIR [--count 120] [--budget-s 240] \
+        [--modes service:3 service:6 cli]
 
 Writes DIR/throughput.json (every record's task, kind, verdict, wall) and DIR/throughput.md.
 """
@@ -148,16 +149,55 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def write_markdown(report: dict[str, Any], out: Path, platform: str) -> str:
+    lines = [f"# RL service throughput ({platform})", "",
+             f"{report['machine']}", "",
+             "| mode | evaluations | minutes | per minute | verdicts |", "|---|---|---|---|---|"]
+    for mode, data in report["modes"].items():
+        rows = data["rows"]
+        verdicts: dict[str, int] = {}
+        for row in rows:
+            verdicts[row["verdict"]] = verdicts.get(row["verdict"], 0) + 1
+        minutes = rows[-1]["done_s"] / 60 if rows else 0
+        cut = " (cut short)" if data.get("cut_short") else ""
+        lines.append(f"| {mode}{cut} | {len(rows)} | {minutes:.2f} | "
+                     f"{data['per_minute'] or 0:.2f} | "
+                     + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())) + " |")
+    lines += ["", "Median speedup per kind of candidate (the baseline's is an A/A check):", ""]
+    for mode, data in report["modes"].items():
+        lines.append(f"- {mode}: " + "; ".join(
+            f"{kind} {info['speedup_median']} over {len(info['speedups'])}"
+            for kind, info in data["by_kind"].items() if info["speedups"]))
+    cli = report["modes"].get("cli", {}).get("per_minute")
+    for mode, data in report["modes"].items():
+        if mode != "cli" and cli and data.get("per_minute"):
+            lines += ["", f"{mode} / cli: {data['per_minute'] / cli:.2f}x"]
+    text = "\n".join(lines) + "\n"
+    (out / "throughput.md").write_text(text)
+    return text
+
+
+def run_mode(mode: str, batch: list[Any], platform: str, budget_s: float,
+             rows: list[dict[str, Any]]) -> None:
+    """`cli`, `service` (the service's own lane count) or `service:N` (N lanes per GPU)."""
+    if mode == "cli":
+        run_cli(batch, platform, budget_s, rows)
+        return
+    name, _, lanes = mode.partition(":")
+    if name != "service" or (lanes and not lanes.isdigit()):
+        raise SystemExit(f"unknown mode {mode!r}: use cli, service or service:N")
+    run_service(batch, platform, budget_s, int(lanes) if lanes else None, rows)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--tasks", nargs="*", default=["@smoke"])
     parser.add_argument("--count", type=int, default=120)
-    parser.add_argument("--budget-s", type=float, default=240.0)
+    parser.add_argument("--budget-s", type=float, default=240.0, help="per mode")
     parser.add_argument("--platform", default=None)
-    parser.add_argument("--modes", nargs="*", default=["service", "cli"])
-    parser.add_argument("--lanes", type=int, default=None,
-                        help="evaluations in flight per GPU in the service (default: its own)")
+    parser.add_argument("--modes", nargs="*", default=["service", "cli"],
+                        help="cli, service, or service:N for N evaluations in flight per GPU")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, _interrupt)
     platform = get_platform(args.platform).name
@@ -169,10 +209,7 @@ def main() -> int:
     for mode in args.modes:
         rows: list[dict[str, Any]] = []
         try:
-            if mode == "service":
-                run_service(batch, platform, args.budget_s, args.lanes, rows)
-            else:
-                run_cli(batch, platform, args.budget_s, rows)
+            run_mode(mode, batch, platform, args.budget_s, rows)
             cut = False
         except KeyboardInterrupt:  # SIGTERM from a time limit: keep what finished
             cut = True
@@ -180,30 +217,10 @@ def main() -> int:
                                  "by_kind": summary(rows), "cut_short": cut}
         print(f"{mode}: {len(rows)} evaluations, {rate(rows) or 0:.2f} per minute", flush=True)
         (args.out / "throughput.json").write_text(json.dumps(report, indent=1))
+        text = write_markdown(report, args.out, platform)
         if cut:
             break
-    lines = [f"# RL service throughput ({platform})", "",
-             f"{report['machine']}", "",
-             "| mode | evaluations | minutes | per minute | verdicts |", "|---|---|---|---|---|"]
-    for mode, data in report["modes"].items():
-        rows = data["rows"]
-        verdicts: dict[str, int] = {}
-        for row in rows:
-            verdicts[row["verdict"]] = verdicts.get(row["verdict"], 0) + 1
-        minutes = rows[-1]["done_s"] / 60 if rows else 0
-        lines.append(f"| {mode} | {len(rows)} | {minutes:.2f} | {data['per_minute'] or 0:.2f} | "
-                     + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())) + " |")
-    lines += ["", "Median speedup per kind of candidate (the baseline's is an A/A check):", ""]
-    for mode, data in report["modes"].items():
-        lines.append(f"- {mode}: " + "; ".join(
-            f"{kind} {info['speedup_median']} over {len(info['speedups'])}"
-            for kind, info in data["by_kind"].items() if info["speedups"]))
-    modes = report["modes"]
-    if modes.get("service", {}).get("per_minute") and modes.get("cli", {}).get("per_minute"):
-        ratio = modes["service"]["per_minute"] / modes["cli"]["per_minute"]
-        lines += ["", f"Service / CLI: {ratio:.2f}x"]
-    (args.out / "throughput.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    print(text)
     return 0
 
 
