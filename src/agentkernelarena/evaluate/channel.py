@@ -121,7 +121,8 @@ class WorkerChannel:
         """The runner thawed and sent a command; `_receive_runner` reads the reply (the
         supervisor may ask the judge something meanwhile). The gate's shared hold, if any, lasts
         from here to the end of `_receive_runner`."""
-        self.runner_holds_gate = self._take_gate()
+        if not self.runner_holds_gate:  # one runner command in flight at a time
+            self.runner_holds_gate = self._take_gate()
         if self.freezer is not None:
             began = time.perf_counter()
             self.freezer.thaw()
