@@ -16,6 +16,7 @@ from agentkernelarena.platforms import PLATFORMS
 from agentkernelarena.runner.gpus import (
     DevicePool,
     Slot,
+    lane_slots,
     make_slots,
     shared_slots,
     visible_device_ids,
@@ -144,11 +145,72 @@ def test_a_run_schedules_its_evaluations_on_fake_gpus(tmp_path: Path, monkeypatc
     plan = prepare(config)
     plan.platform = CUDA  # pretend: this machine has two GPUs
     monkeypatch.setattr(run_module, "evaluate", fake_evaluate)
-    monkeypatch.setattr(run_module, "make_slots",
-                        lambda platform, gpus, cpu: make_slots(CUDA, device_ids=["0", "1"]))
+    monkeypatch.setattr(run_module, "lane_slots", lambda platform, lanes, gpus, cpu:
+                        lane_slots(CUDA, lanes, device_ids=["0", "1"]))
     outcome = run_module.execute(plan, live=False)
     assert outcome.finished == 6 and not outcome.failed
     assert worst[0] == 1 and outcome.pool["max_in_use"] == 2
     records = [p.read_text() for p in (tmp_path / "run" / "trials").glob("*/trial.json")]
     assert len(records) == 6
     assert all('"visible_devices": "0"' in r or '"visible_devices": "1"' in r for r in records)
+
+
+def test_lane_slots_share_each_gpu_behind_one_gate():
+    slots, gates = lane_slots(CUDA, 3, device_ids=["0", "1"])
+    assert sorted(s.device for s in slots) == ["0", "0", "0", "1", "1", "1"]
+    assert sorted(gates) == ["0", "1"] and gates["0"] is not gates["1"]
+    assert lane_slots(CUDA, 1, device_ids=["0", "1"])[1] == {}
+    cpu_slots, cpu_gates = lane_slots(CPU, 4, cpu_slots=2)
+    assert len(cpu_slots) == 2 and cpu_gates == {}
+
+
+def test_a_run_with_lanes_times_alone_on_each_gpu(tmp_path: Path, monkeypatch):
+    """Two fake GPUs, two lanes each: up to two evaluations per GPU at once, each given its
+    GPU's gate, and their timed parts never overlap on one GPU."""
+    from agentkernelarena.runner import run as run_module
+    from agentkernelarena.runner.config import config_from_mapping
+    from agentkernelarena.runner.preflight import prepare
+
+    lock = threading.Lock()
+    busy: dict[str, int] = {}
+    timing: dict[str, int] = {}
+    worst = {"busy": 0, "timing": 0}
+    gates_seen: dict[str, set[int]] = {}
+
+    def fake_evaluate(task, solution_dir, options, gate=None):
+        device = options.env["CUDA_VISIBLE_DEVICES"]
+        assert gate is not None
+        with lock:
+            gates_seen.setdefault(device, set()).add(id(gate))
+            busy[device] = busy.get(device, 0) + 1
+            worst["busy"] = max(worst["busy"], busy[device])
+        with gate.untimed():
+            time.sleep(0.1)
+        with gate.timed():
+            with lock:
+                timing[device] = timing.get(device, 0) + 1
+                worst["timing"] = max(worst["timing"], timing[device])
+            time.sleep(0.05)
+            with lock:
+                timing[device] -= 1
+        with lock:
+            busy[device] -= 1
+        return {"task": task.id, "category": task.category, "platform": "cuda",
+                "comparable": True, "verdict": "ok", "compiled": True, "correct": True,
+                "speedup": 1.0, "score": 220.0, "reasons": [], "configs": [], "seed": 1,
+                "held_out": {"evaluated": False, "correct": None, "speedup": None}}
+
+    config = config_from_mapping({"agents": ["noop"], "tasks": ["triton2triton/scale_add"],
+                                  "tasks_dirs": [str(FIXTURE_TASKS)], "platform": "cpu",
+                                  "attempts": 8, "concurrency": 4, "eval_lanes": 2,
+                                  "out": str(tmp_path / "run")}, "test")
+    plan = prepare(config)
+    plan.platform = CUDA
+    monkeypatch.setattr(run_module, "evaluate", fake_evaluate)
+    monkeypatch.setattr(run_module, "lane_slots", lambda platform, lanes, gpus, cpu:
+                        lane_slots(CUDA, lanes, device_ids=["0", "1"]))
+    outcome = run_module.execute(plan, live=False)
+    assert outcome.finished == 8 and not outcome.failed
+    assert worst["timing"] == 1 and worst["busy"] <= 2
+    assert outcome.pool["lanes_share_gpus"] is True and outcome.pool["max_in_use"] >= 3
+    assert all(len(ids) == 1 for ids in gates_seen.values())  # one gate per GPU

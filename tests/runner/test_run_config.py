@@ -68,6 +68,7 @@ def test_vs_compile_is_identity_only_when_on():
     ({"agents": ["noop"], "tasks": [TASK], "gpus": [-1]}, "field 'gpus'"),
     ({"agents": ["noop"], "tasks": [TASK], "time_limit_s": 0}, "field 'time_limit_s'"),
     ({"agents": ["noop"], "tasks": [TASK], "vs_compile": "yes"}, "field 'vs_compile'"),
+    ({"agents": ["noop"], "tasks": [TASK], "eval_lanes": 0}, "field 'eval_lanes'"),
 ])
 def test_bad_config_fields(raw, message):
     with pytest.raises(AkaError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -136,6 +136,9 @@ def build_config(config_file: Path | None, resume: bool, overrides: dict[str, An
               help="Trials at once (agents working) [one per evaluation slot].")
 @click.option("--eval-concurrency", type=click.IntRange(1),
               help="CPU platform: evaluations at once [cores/2, at most 4].")
+@click.option("--eval-lanes", type=click.IntRange(1),
+              help="Evaluations in flight per GPU; they share it outside their timed rounds, "
+                   "which run alone (docs/rl.md, 'Lanes') [1].")
 @click.option("--gpus", "gpus_text", metavar="0,1", help="Which GPUs to use [all].")
 @tasks_dir_option
 @click.option("--executor", type=click.Choice(EXECUTORS), help="[local]")
@@ -152,7 +155,7 @@ def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: t
                 out: Path | None, resume: bool, retry_errors: bool, label: str | None,
                 max_iterations: int | None, time_limit_s: float | None, sandbox: str | None,
                 seed: int | None, vs_compile: bool | None, concurrency: int | None,
-                eval_concurrency: int | None,
+                eval_concurrency: int | None, eval_lanes: int | None,
                 gpus_text: str | None, tasks_dirs: tuple[Path, ...], executor: str | None,
                 ray_address: str | None, progress: str, dry_run: bool,
                 skip_agent_check: bool) -> None:
@@ -173,7 +176,8 @@ def run_command(config_file: Path | None, agents: tuple[str, ...], agent_args: t
                            max_iterations=max_iterations, time_limit_s=time_limit_s,
                            sandbox=sandbox, seed=seed, vs_compile=vs_compile,
                            concurrency=concurrency,
-                           eval_concurrency=eval_concurrency, gpus=_gpus(gpus_text),
+                           eval_concurrency=eval_concurrency, eval_lanes=eval_lanes,
+                           gpus=_gpus(gpus_text),
                            tasks_dirs=tasks_dirs, executor=executor, ray_address=ray_address)
     problems = ProblemList()  # the config's and the checks', reported together
     with _setup_warnings():

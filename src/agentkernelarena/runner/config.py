@@ -55,6 +55,7 @@ class RunConfig:
     # Scheduling: may differ between sessions of one run.
     concurrency: int | None = None  # trials at once (agents working); default: evaluation slots
     eval_concurrency: int | None = None  # CPU platform: evaluations at once
+    eval_lanes: int | None = None  # evaluations in flight per GPU, timed alone; default 1
     gpus: list[int] | None = None  # which of the visible GPUs to use; default all
     executor: str = "local"
     ray_address: str | None = None
@@ -177,7 +178,8 @@ def _set_field(config: RunConfig, name: str, value: Any, source: str, base: Path
         config.tasks = _str_list(value, source, name)
     elif name == "tasks_dirs":
         config.tasks_dirs = [_path(p, base) for p in _str_list(value, source, name)]
-    elif name in ("attempts", "max_iterations", "concurrency", "eval_concurrency"):
+    elif name in ("attempts", "max_iterations", "concurrency", "eval_concurrency",
+                  "eval_lanes"):
         setattr(config, name, _positive_int(value, source, name))
     elif name == "time_limit_s":
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:

@@ -26,6 +26,7 @@ from typing import Any
 
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions
+from agentkernelarena.evaluate.gate import DeviceGate
 from agentkernelarena.platforms import Platform
 from agentkernelarena.tasks.spec import Task
 
@@ -121,12 +122,29 @@ def shared_slots(platform: Platform, per_slot: int, gpus: Sequence[int] | None =
     return [Slot(index, slot.device) for index, slot in enumerate(slots)]
 
 
-class DevicePool:
-    """Hands out slots first come, first served; `wrap(evaluate)` holds one per evaluation."""
+def lane_slots(platform: Platform, lanes: int, gpus: Sequence[int] | None = None,
+               cpu_slots: int | None = None, device_ids: Sequence[str] | None = None
+               ) -> tuple[list[Slot], dict[str, DeviceGate]]:
+    """`lanes` slots on each chosen GPU and a gate per GPU (evaluate/gate.py): evaluations on
+    one GPU share it outside their timed rounds and time alone. One lane: today's slots and
+    no gate. On the CPU platform lanes change nothing (its timings are not comparable)."""
+    slots = make_slots(platform, gpus, cpu_slots=cpu_slots, device_ids=device_ids)
+    if lanes <= 1 or platform.name == "cpu":
+        return slots, {}
+    laned = [Slot(index, slot.device) for index, slot in enumerate(slots * lanes)]
+    return laned, {slot.device: DeviceGate(slot.name) for slot in slots
+                   if slot.device is not None}
 
-    def __init__(self, slots: Sequence[Slot]) -> None:
+
+class DevicePool:
+    """Hands out slots first come, first served; `wrap(evaluate)` holds one per evaluation.
+    `gates`: per GPU id, when several slots share a GPU (lane_slots)."""
+
+    def __init__(self, slots: Sequence[Slot], gates: dict[str, DeviceGate] | None = None
+                 ) -> None:
         if not slots:
             raise ValueError("a pool needs at least one slot")
+        self.gates = dict(gates or {})
         self.slots = list(slots)
         self._free: queue.Queue[Slot] = queue.Queue()
         for slot in self.slots:
@@ -168,8 +186,10 @@ class DevicePool:
             options = options or EvalOptions()
             with self.acquire() as (slot, waited):
                 env = {**(options.env or {}), **slot.env}
+                gate = self.gates.get(slot.device) if slot.device is not None else None
+                extra = {"gate": gate} if gate is not None else {}
                 result = evaluator(task, solution_dir,
-                                   dataclasses.replace(options, env=env or None))
+                                   dataclasses.replace(options, env=env or None), **extra)
             result["scheduler"] = {"slot": slot.name, "visible_devices": slot.device,
                                    "waited_s": round(waited, 3)}
             return result
@@ -177,6 +197,7 @@ class DevicePool:
         return evaluate_on_slot
 
     def stats(self) -> dict[str, Any]:
-        return {"slots": [s.name for s in self.slots], "evaluations": self.evaluations,
+        return {"slots": [s.name for s in self.slots], "lanes_share_gpus": bool(self.gates),
+                "evaluations": self.evaluations,
                 "max_in_use": self.max_in_use, "wait_s": round(self.wait_s, 3),
                 "busy_s": {k: round(v, 3) for k, v in self.busy_s.items()}}

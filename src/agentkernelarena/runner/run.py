@@ -29,7 +29,7 @@ from typing import IO, Any
 
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import evaluate
-from agentkernelarena.runner.gpus import DevicePool, gpu_names, make_slots
+from agentkernelarena.runner.gpus import DevicePool, gpu_names, lane_slots
 from agentkernelarena.runner.manifest import build_manifest, now_iso, task_hash, write_manifest
 from agentkernelarena.runner.plan import (
     TRIAL_JSON,
@@ -223,8 +223,8 @@ def execute(plan: RunPlan, live: bool | None = None) -> RunOutcome:
         pool: DevicePool | None = None
         names: list[str] = []
         if plan.config.executor == "local":
-            pool = DevicePool(make_slots(plan.platform, plan.config.gpus,
-                                         plan.config.eval_concurrency))
+            pool = DevicePool(*lane_slots(plan.platform, plan.config.eval_lanes or 1,
+                                          plan.config.gpus, plan.config.eval_concurrency))
             names = gpu_names(plan.platform)
         manifest = _start_session(plan, names)
         finished_records = [read_trial(plan.trial_dir(k) / TRIAL_JSON, k) or {} for k in done]
