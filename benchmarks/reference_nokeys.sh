@@ -10,7 +10,9 @@
 #   experiment's), so a run longer than one device command is finished by calling it again.
 # Settings (environment): REF_TASKS [@arena-44; e.g. 'triton2triton/*' for the Triton tasks
 #   only, which changes the run's identity], REF_CONCURRENCY [every trial at once: agents wait,
-#   evaluations queue one per GPU], RUN_TIMEOUT [570 s, under a device command's 10 minutes].
+#   evaluations queue one per GPU], RUN_TIMEOUT [570 s, under a device command's 10 minutes],
+#   REF_EVAL_LANES [1; N: N evaluations in flight per GPU, timed rounds alone (--eval-lanes),
+#   a scheduling setting that a resumed run may change].
 # Without bubblewrap on the machine: run benchmarks/carry_bwrap.sh here and carry .gpu-tools.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,15 +27,17 @@ trials=$(python3 -c "
 from agentkernelarena.tasks.loader import discover_tasks, select_tasks
 print(3 * len(select_tasks(['$tasks'], discover_tasks())))")
 concurrency=${REF_CONCURRENCY:-$trials}
+lanes=${REF_EVAL_LANES:-1}
 {
   echo "# date: $(date -u +%FT%TZ)"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/# gpu: /'
-  echo "# arena: $(git rev-parse --short HEAD 2>/dev/null) tasks: $tasks trials: $trials"
+  echo "# arena: $(git rev-parse --short HEAD 2>/dev/null) tasks: $tasks trials: $trials lanes: $lanes"
   resume=()
   [ -f "$run/manifest.json" ] && resume=(--resume)
   timeout --foreground -k 20 "$budget" \
     python3 -m agentkernelarena run -c reference-experiment-nokeys --tasks "$tasks" \
-    --seed 1 --out "$run" --concurrency "$concurrency" "${resume[@]}" --progress plain
+    --seed 1 --out "$run" --concurrency "$concurrency" --eval-lanes "$lanes" "${resume[@]}" \
+    --progress plain
   echo "# aka run exit status: $? (124: the timeout; call again to resume)"
 } 2>&1 | tee -a "$out/reference_nokeys.log"
 python3 -m agentkernelarena leaderboard "$run" --published --format md > "$out/leaderboard.md"
