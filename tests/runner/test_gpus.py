@@ -114,6 +114,14 @@ def test_cpu_permits_limit_concurrency():
     assert peak[0] == 2
 
 
+def _ok_record(task) -> dict:
+    """What a fake evaluator returns: an ok verdict at 1x."""
+    return {"task": task.id, "category": task.category, "platform": "cuda",
+            "comparable": True, "verdict": "ok", "compiled": True, "correct": True,
+            "speedup": 1.0, "score": 220.0, "reasons": [], "configs": [], "seed": 1,
+            "held_out": {"evaluated": False, "correct": None, "speedup": None}}
+
+
 def test_a_run_schedules_its_evaluations_on_fake_gpus(tmp_path: Path, monkeypatch):
     """The whole local executor with 2 fake GPUs and a fake evaluator: 6 trials, 4 agents at
     once, never two evaluations on one GPU, each trial's evaluation tagged with its GPU."""
@@ -133,10 +141,7 @@ def test_a_run_schedules_its_evaluations_on_fake_gpus(tmp_path: Path, monkeypatc
         time.sleep(0.2)
         with lock:
             busy[device] -= 1
-        return {"task": task.id, "category": task.category, "platform": "cuda",
-                "comparable": True, "verdict": "ok", "compiled": True, "correct": True,
-                "speedup": 1.0, "score": 220.0, "reasons": [], "configs": [], "seed": 1,
-                "held_out": {"evaluated": False, "correct": None, "speedup": None}}
+        return _ok_record(task)
 
     config = config_from_mapping({"agents": ["noop"], "tasks": ["triton2triton/scale_add"],
                                   "tasks_dirs": [str(FIXTURE_TASKS)], "platform": "cpu",
@@ -195,10 +200,7 @@ def test_a_run_with_lanes_times_alone_on_each_gpu(tmp_path: Path, monkeypatch):
                 timing[device] -= 1
         with lock:
             busy[device] -= 1
-        return {"task": task.id, "category": task.category, "platform": "cuda",
-                "comparable": True, "verdict": "ok", "compiled": True, "correct": True,
-                "speedup": 1.0, "score": 220.0, "reasons": [], "configs": [], "seed": 1,
-                "held_out": {"evaluated": False, "correct": None, "speedup": None}}
+        return _ok_record(task)
 
     config = config_from_mapping({"agents": ["noop"], "tasks": ["triton2triton/scale_add"],
                                   "tasks_dirs": [str(FIXTURE_TASKS)], "platform": "cpu",
