@@ -16,8 +16,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-RANGE_MS = (0.05, 20.0)
-MIN_SPEEDUP = 1.05
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from agentkernelarena.tasks.gpu_checks import MIN_SPEEDUP  # noqa: E402
+from agentkernelarena.tasks.gpu_checks import WINDOW_MS as RANGE_MS  # noqa: E402
 
 
 def judge(rows: list[dict[str, Any]]) -> tuple[str, list[str], list[float]]:

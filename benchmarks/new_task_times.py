@@ -35,6 +35,7 @@ import torch
 
 from agentkernelarena.evaluate.compare import compare_values
 from agentkernelarena.evaluate.speed_of_light import bound_ms, peaks_for
+from agentkernelarena.tasks.gpu_checks import WINDOW_MS
 from agentkernelarena.tasks.loader import discover_tasks, select_tasks
 
 
@@ -188,7 +189,7 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         b, s = r.get("baseline") or {}, r.get("solution") or {}
         bms, sms, bound = b.get("ms"), s.get("ms"), r.get("bound_ms")
         ratio = bms / bound if bms and bound else None
-        in_range = "yes" if bms and 0.05 <= bms <= 20 else "NO"
+        in_range = "yes" if bms and WINDOW_MS[0] <= bms <= WINDOW_MS[1] else "NO"
         speedup = bms / sms if bms and sms else None
         ok = f"{b.get('correct', '-')}/{s.get('correct', '-') if s else '-'}" + (
             f"/{r['start'].get('correct')}" if r.get("start") else "")

@@ -21,7 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import Future
+from collections import Counter
+from concurrent.futures import Future, wait
 from pathlib import Path
 from typing import Any
 
@@ -78,15 +79,12 @@ def run_service(batch: list[Any], platform: str, budget_s: float, lanes: int | N
             future = service.submit(task, files)
             future.add_done_callback(_stamp(done_at, len(pending), started))
             pending.append((task, kind, future))
+        wait([future for _, _, future in pending],
+             timeout=max(0.0, budget_s - (time.monotonic() - started)))
+        now = time.monotonic() - started  # a done future whose callback has not run yet
         for index, (task, kind, future) in enumerate(pending):
-            left = budget_s - (time.monotonic() - started)
-            if not future.done():
-                try:
-                    future.result(timeout=max(left, 0.0))
-                except TimeoutError:
-                    pass
-            if not future.done() or done_at.get(index, budget_s + 1) > budget_s:
-                future.cancel()  # past the budget: not counted (a running one finishes)
+            if not future.done() or done_at.setdefault(index, now) > budget_s:
+                future.cancel()  # not counted (a running one finishes)
                 continue
             record = future.result()
             rows.append({"task": task.id, "kind": kind, "verdict": record.verdict,
@@ -139,8 +137,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     baseline's are an A/A check: sharing the GPU must not move them off 1)."""
     out: dict[str, Any] = {}
     for row in rows:
-        kind = out.setdefault(row["kind"], {"verdicts": {}, "speedups": []})
-        kind["verdicts"][row["verdict"]] = kind["verdicts"].get(row["verdict"], 0) + 1
+        kind = out.setdefault(row["kind"], {"verdicts": Counter(), "speedups": []})
+        kind["verdicts"][row["verdict"]] += 1
         if row.get("speedup") is not None:
             kind["speedups"].append(round(row["speedup"], 4))
     for kind in out.values():
@@ -155,9 +153,7 @@ def write_markdown(report: dict[str, Any], out: Path, platform: str) -> str:
              "| mode | evaluations | minutes | per minute | verdicts |", "|---|---|---|---|---|"]
     for mode, data in report["modes"].items():
         rows = data["rows"]
-        verdicts: dict[str, int] = {}
-        for row in rows:
-            verdicts[row["verdict"]] = verdicts.get(row["verdict"], 0) + 1
+        verdicts = Counter(row["verdict"] for row in rows)
         minutes = rows[-1]["done_s"] / 60 if rows else 0
         cut = " (cut short)" if data.get("cut_short") else ""
         lines.append(f"| {mode}{cut} | {len(rows)} | {minutes:.2f} | "

@@ -46,11 +46,11 @@ def syntax_errors(task: Task, solution_dir: Path) -> list[str]:
             continue
         try:
             ast.parse(path.read_bytes(), filename=rel)
-        except (SyntaxError, ValueError) as exc:  # ValueError: a NUL byte in the source
-            where = f"{rel}:{exc.lineno}" if isinstance(exc, SyntaxError) and exc.lineno \
-                else rel
-            found.append(f"{where}: {type(exc).__name__}: "
-                         f"{exc.msg if isinstance(exc, SyntaxError) else exc}")
+        except SyntaxError as exc:
+            where = f"{rel}:{exc.lineno}" if exc.lineno else rel
+            found.append(f"{where}: {type(exc).__name__}: {exc.msg}")
+        except ValueError as exc:  # a NUL byte in the source (Python < 3.12)
+            found.append(f"{rel}: ValueError: {exc}")
     return found
 
 

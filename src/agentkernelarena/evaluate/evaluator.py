@@ -6,6 +6,7 @@ everything needed to score and report it again later, including the seeds it was
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
 import shutil
@@ -209,11 +210,8 @@ def evaluate(task: Task, solution_dir: Path, options: EvalOptions | None = None,
                 held = held_out_record(held_split)
         result["held_out"] = held
         if task.upstream is not None and options.upstream_tests:
-            if gate is None:
+            with gate.untimed() if gate is not None else contextlib.nullcontext():
                 upstream_gate(task, solution_dir, platform, options.sandbox, result)
-            else:
-                with gate.untimed():
-                    upstream_gate(task, solution_dir, platform, options.sandbox, result)
         _apply_speed_checks(task, result)
         result["ignored_files"] = evaldir.ignored_changes(task, solution_dir)
         if result["ignored_files"]:

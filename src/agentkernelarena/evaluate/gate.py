@@ -34,7 +34,6 @@ class DeviceGate:
         self._owner: int | None = None  # the thread holding it exclusively
         self._writers_waiting = 0
         self._mine = threading.local()
-        self.timed_wait_s = 0.0  # all evaluations' waits for an exclusive hold, summed
 
     def held_here(self) -> int:
         """This thread's shared holds (nested commands count each)."""
@@ -89,10 +88,8 @@ class DeviceGate:
             finally:
                 self._writers_waiting -= 1
             self._owner = threading.get_ident()
-        waited = time.monotonic() - began
-        self.timed_wait_s += waited
         try:
-            yield waited
+            yield time.monotonic() - began
         finally:
             with self._cond:
                 self._owner = None

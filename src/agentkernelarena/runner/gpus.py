@@ -128,11 +128,10 @@ def lane_slots(platform: Platform, lanes: int, gpus: Sequence[int] | None = None
     """`lanes` slots on each chosen GPU and a gate per GPU (evaluate/gate.py): evaluations on
     one GPU share it outside their timed rounds and time alone. One lane: today's slots and
     no gate. On the CPU platform lanes change nothing (its timings are not comparable)."""
-    slots = make_slots(platform, gpus, cpu_slots=cpu_slots, device_ids=device_ids)
     if lanes <= 1 or platform.name == "cpu":
-        return slots, {}
-    laned = [Slot(index, slot.device) for index, slot in enumerate(slots * lanes)]
-    return laned, {slot.device: DeviceGate(slot.name) for slot in slots
+        return make_slots(platform, gpus, cpu_slots=cpu_slots, device_ids=device_ids), {}
+    laned = shared_slots(platform, lanes, gpus, device_ids=device_ids)
+    return laned, {slot.device: DeviceGate(f"gpu{slot.device}") for slot in laned
                    if slot.device is not None}
 
 
