@@ -250,3 +250,36 @@ def test_cache_poisoning(scale_add_task, tmp_path, monkeypatch, sandbox):
     assert after == before
     honest = evaluate(scale_add_task, scale_add_task.root, _options())
     assert honest["verdict"] == "ok", honest["reasons"]
+
+
+@pytest.mark.parametrize("bomb", [
+    "_x = " + "-" * 200_000 + "1\n",          # the parser runs out of memory
+    "_x = a" + ".b" * 300_000 + "\n",         # the parser's recursion limit
+])
+def test_a_parser_bomb_is_a_compile_error_not_an_arena_failure(bomb, scale_add_task, tmp_path):
+    """The supervisor parses the candidate's files before starting any worker: a file built to
+    break Python's parser must end as the candidate's compile_error (Python cannot import it
+    either), never as an exception out of the arena's own process."""
+    folder = tmp_path / "bomb"
+    folder.mkdir()
+    honest = (CHEATS / "_prelude.py").read_text()
+    (folder / "kernel.py").write_text(honest + "\n\n" + bomb)
+    result = evaluate(scale_add_task, folder, _options())
+    assert result["verdict"] == "compile_error", result["reasons"]
+    assert result["reasons"][0].startswith("kernel.py")
+
+
+def test_a_huge_file_is_left_to_the_worker_under_its_deadline(scale_add_task, tmp_path):
+    """Parsing in the supervisor has no deadline: a file past the parse limit goes to the
+    worker's compile, which has one, and is judged there as before."""
+    from agentkernelarena.evaluate import evaldir
+
+    folder = tmp_path / "huge"
+    folder.mkdir()
+    honest = (CHEATS / "_prelude.py").read_text()
+    padding = "#" * 100 + "\n"
+    broken = honest + padding * (evaldir.PARSE_LIMIT_BYTES // len(padding) + 1) + "def (:\n"
+    (folder / "kernel.py").write_text(broken)
+    assert evaldir.syntax_errors(scale_add_task, folder) == []  # not parsed here
+    result = evaluate(scale_add_task, folder, _options())
+    assert result["verdict"] == "compile_error" and "worker_sandbox" in result

@@ -33,16 +33,23 @@ def missing_editable(task: Task, solution_dir: Path) -> list[str]:
     return [rel for rel in task.editable if not (solution_dir / rel).is_file()]
 
 
+# Larger files are left to the worker's compile, which runs under a deadline: the parse here
+# has none.
+PARSE_LIMIT_BYTES = 1 << 20
+
+
 def syntax_errors(task: Task, solution_dir: Path) -> list[str]:
     """The editable Python files that do not parse, each with the parser's message.
 
     Parsing runs none of the candidate's code, so the supervisor can do it before any worker
     starts: a candidate that cannot even be parsed costs milliseconds, not a worker start-up
-    (what an RL trainer's batch is full of)."""
+    (what an RL trainer's batch is full of). A file built to exhaust the parser (its memory or
+    its recursion limit) is such a file too: Python could not import it either."""
     found = []
     for rel in task.editable:
         path = solution_dir / rel
-        if path.suffix != ".py" or not path.is_file():
+        if path.suffix != ".py" or not path.is_file() \
+                or path.stat().st_size > PARSE_LIMIT_BYTES:
             continue
         try:
             ast.parse(path.read_bytes(), filename=rel)
@@ -51,6 +58,8 @@ def syntax_errors(task: Task, solution_dir: Path) -> list[str]:
             found.append(f"{where}: {type(exc).__name__}: {exc.msg}")
         except ValueError as exc:  # a NUL byte in the source (Python < 3.12)
             found.append(f"{rel}: ValueError: {exc}")
+        except (RecursionError, MemoryError) as exc:
+            found.append(f"{rel}: {type(exc).__name__}: Python's parser gave up on this file")
     return found
 
 
