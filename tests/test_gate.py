@@ -210,3 +210,25 @@ def test_lanes_must_be_positive_and_exclude_the_warm_start():
         assert service.warm_start is False and len(service.gates) == 1
     with rl.EvaluationService(rl.EvalOptions(platform="cpu"), cpu_slots=1) as service:
         assert service.lanes == 1 and service.gates == {}
+
+
+def test_a_hanging_lane_delays_the_other_but_costs_it_nothing(scale_add_task):
+    """A candidate that hangs inside an untimed command (here its import) holds the gate until
+    its time limit kills it; the other lane's timed rounds wait for that, then run, and the
+    gate is free afterwards. (Whether the wait is kept out of the other's own limit is not
+    isolated here: on this fixture its timed calls are too short for a spent limit to bite.)"""
+    solution = (scale_add_task.solution_dir / "kernel.py").read_text()
+    hanging = "import time as _t\n_t.sleep(600)\n" + solution
+    options = rl.EvalOptions(platform=PLATFORM, held_out=False, time_limit_s=25)
+    with rl.EvaluationService(options, cpu_slots=1, lanes=2) as service:
+        (gate,) = service.gates.values()
+        # The honest one starts a moment earlier and reaches its timed rounds while the other
+        # hangs in its import.
+        honest = service.submit(scale_add_task, {"kernel.py": solution})
+        time.sleep(0.3)
+        hung = service.submit(scale_add_task, {"kernel.py": hanging})
+        assert hung.result(timeout=120).verdict == "timeout"
+        record = honest.result(timeout=120)
+    assert record.verdict == "ok", record.reasons
+    assert record.raw["eval_cost"]["commands"]["gate.wait"]["ms"] > 5000  # it did wait
+    assert gate._shared == 0 and gate._owner is None
