@@ -13,7 +13,9 @@ freezer), until it ends.
 What it does not stop: GPU work a candidate queued before its command returned keeps running
 after its process is stopped. That cannot make the candidate's own figures better (its own
 rounds are timed alone like everyone's), only another's noisier; the baselines' A/A under
-sharing is the measure of it (docs/rl.md).
+sharing is the measure of it (docs/rl.md). Nor a candidate that hangs inside an untimed
+command: it holds the gate until its deadline kills it, delaying the others' timed rounds
+(tests/test_gate.py); their waits at the gate move their own deadlines.
 
 The gate lives in the arena's process, never in a worker: a candidate cannot reach it.
 """
