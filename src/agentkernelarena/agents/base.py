@@ -17,6 +17,7 @@ from agentkernelarena.agents.process import Command, ProcessResult, agent_env, r
 
 if TYPE_CHECKING:
     from agentkernelarena.tasks.spec import Task
+    from agentkernelarena.workspace.sandbox import Sandbox
 
 # Why an agent run did not end well. Exactly one per outcome; `ok` when nothing went wrong.
 NOT_INSTALLED = "not_installed"
@@ -122,6 +123,24 @@ class AgentRun:
                                stdout_path=self.out_dir / command.transcript_name,
                                stderr_path=self.out_dir / "stderr.log", watch=command.watch)
         return self.launcher(command, self)
+
+
+def sandbox_launcher(sandbox: Sandbox) -> Callable[[Command, AgentRun], ProcessResult]:
+    """An AgentRun launcher: each command wrapped by `sandbox`, under the run's deadline, with
+    the sandbox's empty home."""
+
+    def launch(command: Command, run: AgentRun) -> ProcessResult:
+        env = agent_env({**run.env, **command.env})
+        env["HOME"] = str(sandbox.home)
+        env["TMPDIR"] = "/tmp"  # the host's TMPDIR may not exist inside
+        argv = sandbox.wrap(command.argv, ro=command.ro_paths, rw=command.rw_paths)
+        result = run_process(argv, cwd=run.workspace, env=env, deadline=run.deadline,
+                             stdout_path=run.out_dir / command.transcript_name,
+                             stderr_path=run.out_dir / "stderr.log", watch=command.watch)
+        result.sandboxed = True
+        return result
+
+    return launch
 
 
 @runtime_checkable

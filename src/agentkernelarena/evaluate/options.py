@@ -40,7 +40,7 @@ class EvalOptions:
     # only to measure what it costs.
     device_trace: bool = True
     # Repository tasks: the project's own tests of the target, part of the correctness gate
-    # where the platform can run them (tasks/upstream_tests.py).
+    # where the platform can run them (evaluate/upstream_tests.py).
     upstream_tests: bool = True
     # The whole evaluation's wall-clock limit on top of the task's per-phase timeouts (a batch
     # service's per-candidate timeout); past it, the candidate's process is killed: `timeout`.

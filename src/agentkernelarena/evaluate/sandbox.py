@@ -3,13 +3,14 @@ starts) lives in. DESIGN.md §5 and §7: no network, a scrubbed environment, wri
 evaluation folder; the arena's task suites, run folders, other tasks, the home folder and the
 shared caches out of reach or read-only.
 
-The root is an allow-list, as for agents (workspace/sandbox.py), not `--ro-bind / /`: /usr
-(which holds the GPU driver libraries on a GPU box, /usr/lib/x86_64-linux-gnu and
-/usr/local/nvidia, and /usr/local/cuda), the /etc entries the loader and Python need, the
-toolchains in /opt and those named by CUDA_HOME/ROCM_PATH/LD_LIBRARY_PATH, the interpreter, the
-arena's source root, and nothing else. Binding all of `/` would show every file the evaluating
-user can read (other runs, /work, /srv, a home outside $HOME) unless each one were listed in
-`hidden`; with an allow-list a forgotten folder is absent rather than exposed.
+The root is an allow-list, as for agents (workspace/sandbox.py; both build on bwrap.py), not
+`--ro-bind / /`: /usr (which holds the GPU driver libraries on a GPU box,
+/usr/lib/x86_64-linux-gnu and /usr/local/nvidia, and /usr/local/cuda), the /etc entries the
+loader and Python need, the toolchains in /opt and those named by
+CUDA_HOME/ROCM_PATH/LD_LIBRARY_PATH, the interpreter, the arena's source root, and nothing
+else. Binding all of `/` would show every file the evaluating user can read (other runs, /work,
+/srv, a home outside $HOME) unless each one were listed in `hidden`; with an allow-list a
+forgotten folder is absent rather than exposed.
 
 bwrap run as root keeps every capability unless told otherwise, and with CAP_SYS_ADMIN the
 runner could `mount -o remount,rw` any bind: so capabilities are dropped (`--cap-drop ALL`), the
@@ -31,18 +32,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import agentkernelarena
-from agentkernelarena.workspace.sandbox import (
+from agentkernelarena.bwrap import (
     ETC_ENTRIES,
     GPU_DEVICES,
     TOOLCHAIN_DIRS,
     SandboxStatus,
-    _root_fs,
-    _under,
     bwrap_status,
     python_paths,
+    root_fs,
+    under,
 )
+from agentkernelarena.cache_dir import cache_base
 
-__all__ = ["SRC_ROOT", "WorkerSandbox", "shared_cache_dir", "worker_env",
+__all__ = ["SRC_ROOT", "WorkerSandbox", "worker_env",
            "worker_sandbox_status"]
 
 PACKAGE = Path(agentkernelarena.__file__).resolve().parent
@@ -58,12 +60,6 @@ DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 def sandbox_home() -> Path:
     """This process's home: masked by an empty tmpfs inside, and HOME there."""
     return Path(os.path.expanduser("~"))
-
-
-def shared_cache_dir(env: Mapping[str, str] = os.environ) -> Path:
-    """The native build cache's base, `$AKA_CACHE_DIR` or ~/.cache/agentkernelarena."""
-    base = env.get("AKA_CACHE_DIR") or os.path.join("~", ".cache", "agentkernelarena")
-    return Path(base).expanduser()
 
 
 def _env_toolchains() -> list[Path]:
@@ -100,7 +96,7 @@ class WorkerSandbox:
     hidden: list[Path] = field(default_factory=list)
     readable: list[Path] = field(default_factory=list)
     home: Path = field(default_factory=sandbox_home)
-    cache_dir: Path = field(default_factory=shared_cache_dir)
+    cache_dir: Path = field(default_factory=cache_base)
     bwrap: str = "bwrap"
 
     def wrap(self, argv: Sequence[str]) -> list[str]:
@@ -109,7 +105,7 @@ class WorkerSandbox:
                 "--die-with-parent", "--new-session"]
         if _has_option(self.bwrap, "--disable-userns"):  # bwrap >= 0.8
             args.append("--disable-userns")
-        args += [*_root_fs(), "--tmpfs", "/dev/shm"]
+        args += [*root_fs(), "--tmpfs", "/dev/shm"]
         for entry in ETC_ENTRIES:
             path = Path("/etc") / entry
             if path.exists():
@@ -123,7 +119,7 @@ class WorkerSandbox:
         toolchains = [Path(p) for pattern in TOOLCHAIN_DIRS for p in sorted(glob.glob(pattern))]
         read = {p.resolve() for p in [*python_paths(), SRC_ROOT, *toolchains, *_env_toolchains(),
                                       *self.readable] if p.exists()}
-        read = {p for p in read if not _under(p, Path("/usr")) and p != Path("/")}
+        read = {p for p in read if not under(p, Path("/usr")) and p != Path("/")}
         if self.cache_dir.exists():  # bound after the home mask (deeper), so it shows, read-only
             read.add(self.cache_dir.resolve())
         shown = [*read, Path("/usr")]
@@ -131,7 +127,7 @@ class WorkerSandbox:
         # host's Triton cache. Empty, and read-only once every bind below them is made.
         host_triton = [Path(p) for p in [os.environ.get("TRITON_CACHE_DIR")] if p]
         masks = {p.resolve() for p in [SUITES, *self.hidden, *host_triton] if p.exists()}
-        masks = {m for m in masks if any(_under(m, p) for p in shown)}
+        masks = {m for m in masks if any(under(m, p) for p in shown)}
         home = self.home.resolve() if str(self.home) not in ("/", "/tmp") else None
         ops = [(p, 0) for p in read] + [(m, 1) for m in masks] + ([(home, 1)] if home else [])
         # By depth, parents first (a bind at equal depth before a mask, so the mask wins): a
@@ -168,7 +164,7 @@ def worker_env(base: Mapping[str, str], eval_dir: Path, device: str) -> dict[str
         "PYTHONUNBUFFERED": "1",
         "TRITON_CACHE_DIR": str(eval_dir / ".triton-cache"),
         "TORCH_EXTENSIONS_DIR": str(eval_dir / ".torch-extensions"),
-        "AKA_CACHE_DIR": str(shared_cache_dir(base)),
+        "AKA_CACHE_DIR": str(cache_base(base)),
         "AKA_CACHE_WRITE_DIR": str(eval_dir / ".aka-cache"),
     })
     return env

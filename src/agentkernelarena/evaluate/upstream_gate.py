@@ -1,4 +1,4 @@
-"""The upstream tests as part of a repository task's correctness gate (tasks/upstream_tests.py
+"""The upstream tests as part of a repository task's correctness gate (evaluate/upstream_tests.py
 says what they can and cannot prove).
 
 Run only after the arena's own gates passed (a candidate that is already wrong or slow to
@@ -11,14 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from agentkernelarena.evaluate.upstream_tests import evaluation_record, run_upstream_tests
 from agentkernelarena.platforms import Platform
 from agentkernelarena.tasks.spec import Task
 
 
 def upstream_gate(task: Task, solution_dir: Path, platform: Platform, sandbox: str,
                   result: dict[str, Any]) -> None:
-    from agentkernelarena.tasks.upstream_tests import evaluation_record, run_upstream_tests
-
     if result.get("verdict") != "ok":
         result["upstream_tests"] = {"ran": False, "ok": None,
                                     "reason": f"not run: verdict {result.get('verdict')}"}

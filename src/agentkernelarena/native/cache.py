@@ -24,6 +24,8 @@ import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
+from agentkernelarena.cache_dir import cache_base
+
 __all__ = ["cache_root", "compute_key", "install", "local_includes", "lookup", "store",
            "write_root"]
 
@@ -32,8 +34,7 @@ _QUOTE_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 
 def cache_root() -> Path:
     """`$AKA_CACHE_DIR/native`, default `~/.cache/agentkernelarena/native`."""
-    base = os.environ.get("AKA_CACHE_DIR") or os.path.join("~", ".cache", "agentkernelarena")
-    return Path(base).expanduser() / "native"
+    return cache_base() / "native"
 
 
 def write_root() -> Path | None:

@@ -342,3 +342,12 @@ def identity_diff(old: dict[str, Any], new: dict[str, Any], run_seed: int | None
         else:
             diffs.append(f"{key}: {before!r} -> {after!r}")
     return diffs
+
+
+def no_sandbox_error(agents: list[str], reason: str) -> AkaError:
+    """Why agents that run code cannot be sandboxed here, and the two ways out."""
+    return AkaError(f"agent(s) {', '.join(agents)} must run in a sandbox (--sandbox on, the "
+                    f"default), and none can be made here: {reason}",
+                    "install bubblewrap (`apt-get install -y bubblewrap`), or pass --sandbox "
+                    "off (`sandbox: off` in a run config) to run the agents unsandboxed, "
+                    "explicitly: they can then read the held-out configurations")

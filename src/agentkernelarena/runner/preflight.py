@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from agentkernelarena.agents.registry import AgentSpec
 from agentkernelarena.errors import AkaError, ProblemList
 from agentkernelarena.platforms import Platform, get_platform
-from agentkernelarena.runner.config import RunConfig, check_complete, identity
+from agentkernelarena.runner.config import RunConfig, check_complete, identity, no_sandbox_error
 from agentkernelarena.runner.plan import RunPlan, TrialKey, check_out_folder, default_out
 from agentkernelarena.tasks import discover_tasks, select_tasks
 from agentkernelarena.tasks.spec import Task
@@ -30,15 +30,6 @@ from agentkernelarena.workspace import sandbox as sandboxing
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-def no_sandbox_error(agents: list[str], reason: str) -> AkaError:
-    """Why agents that run code cannot be sandboxed here, and the two ways out."""
-    return AkaError(f"agent(s) {', '.join(agents)} must run in a sandbox (--sandbox on, the "
-                    f"default), and none can be made here: {reason}",
-                    "install bubblewrap (`apt-get install -y bubblewrap`), or pass --sandbox "
-                    "off (`sandbox: off` in a run config) to run the agents unsandboxed, "
-                    "explicitly: they can then read the held-out configurations")
 
 
 def _attempt(problems: ProblemList, check: Callable[[], T], field: str | None = None

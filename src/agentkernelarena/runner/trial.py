@@ -37,6 +37,7 @@ from agentkernelarena.agents.base import (
     AgentOutcome,
     AgentRun,
     BaseAgent,
+    sandbox_launcher,
 )
 from agentkernelarena.agents.prompts import PROMPTS, build_prompt
 from agentkernelarena.agents.registry import AgentSpec
@@ -45,7 +46,7 @@ from agentkernelarena.evaluate import EvalOptions, evaluate
 from agentkernelarena.evaluate.evaldir import missing_editable
 from agentkernelarena.feedback import feedback
 from agentkernelarena.platforms import get_platform
-from agentkernelarena.runner.config import SANDBOX_ALIASES, SANDBOX_MODES
+from agentkernelarena.runner.config import SANDBOX_ALIASES, SANDBOX_MODES, no_sandbox_error
 from agentkernelarena.runner.outcome import (
     AGENT_FAILED,
     AGENT_TIMED_OUT,
@@ -53,7 +54,6 @@ from agentkernelarena.runner.outcome import (
     agent_outcome,
     error_summary,
 )
-from agentkernelarena.runner.preflight import no_sandbox_error
 from agentkernelarena.runner.record import (
     missing_result,
     usage_totals,
@@ -231,7 +231,8 @@ def run_trial(task: Task, agent_spec: AgentSpec | str | dict[str, Any], trial_di
                            deadline=deadline, iteration=index, max_iterations=iterations_max,
                            time_limit_s=time_limit,
                            env={"AKA_CHECK_SOCKET": str(server.socket_path)},
-                           launcher=sandbox.launcher if sandbox else None, check=service.check)
+                           launcher=sandbox_launcher(sandbox) if sandbox else None,
+                           check=service.check)
             outcome = _run_agent(agent, run)
             service.wait_idle(timeout=eval_bound)  # a check the agent left running
             outcomes.append(outcome)

@@ -25,10 +25,10 @@ from typing import Any
 
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions
+from agentkernelarena.evaluate.upstream_tests import run_upstream_tests
 from agentkernelarena.platforms import Platform
 from agentkernelarena.tasks import repository, upstream_cache
 from agentkernelarena.tasks.spec import Task
-from agentkernelarena.tasks.upstream_tests import run_upstream_tests
 
 Evaluate = Callable[[str, Task, Any, EvalOptions, list[str]], "dict[str, Any] | None"]
 IMPORT_TIMEOUT_S = 300

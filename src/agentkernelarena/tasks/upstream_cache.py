@@ -1,7 +1,7 @@
 """The local cache of upstream releases: fetched once with network, used offline afterwards.
 
 Layout under `$AKA_CACHE_DIR/upstream` (the same base as the native build cache,
-evaluate/sandbox.py's `shared_cache_dir`): the release file as published, and beside it
+cache_dir.py's `cache_base`): the release file as published, and beside it
 `<file>.d/`, its unpacked contents with a marker holding the sha256 it was unpacked from. A GPU
 machine without network gets the cache as a carried folder (`AKA_CACHE_DIR=/path/to/it`).
 
@@ -22,6 +22,7 @@ import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
 
+from agentkernelarena.cache_dir import cache_base
 from agentkernelarena.errors import AkaError
 from agentkernelarena.tasks import package_index
 from agentkernelarena.tasks.spec import Task
@@ -32,10 +33,7 @@ Release = Upstream | Requirement  # what pins one release file
 
 
 def cache_root() -> Path:
-    # Imported here: evaluate/ imports this module (through evaldir), not the other way round.
-    from agentkernelarena.evaluate.sandbox import shared_cache_dir
-
-    return shared_cache_dir() / "upstream"
+    return cache_base() / "upstream"
 
 
 def archive_path(upstream: Release) -> Path:
