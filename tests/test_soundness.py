@@ -14,6 +14,7 @@ from agentkernelarena.cli import cli as cli_main
 from agentkernelarena.errors import TaskError
 from agentkernelarena.tasks import discover_tasks, load_task
 from agentkernelarena.tasks import variants as v
+from agentkernelarena.tasks.check import check_seed
 from agentkernelarena.tasks.soundness import check_soundness
 
 
@@ -183,6 +184,28 @@ def test_tasks_check_names_the_task_and_rule_and_goes_on(task_copy, tmp_path):
     assert report["task"] == "triton2triton/scale_add" and not report["ok"]
     assert any("'zeros' passes" in p for p in report["problems"])
     assert report["soundness"]["variants"]["zeros"]["passed_on"]
+
+
+def test_a_failed_check_names_its_seed_and_how_to_run_it_again(task_copy):
+    """On the CPU every check draws fresh held-out configurations and inputs; a failure is only
+    worth something if it can be run again exactly."""
+    task_dir = task_copy()
+    _edit(task_dir, "float32: {atol: 1.0e-5, rtol: 1.0e-5}", "float32: {atol: 10.0, rtol: 0}")
+    _edit(task_dir, "float16: {atol: 1.0e-3, rtol: 1.0e-3}", "float16: {atol: 10.0, rtol: 0}")
+    args = ["tasks", "check", "triton2triton/scale_add", "--platform", "cpu", "--tasks-dir",
+            str(task_dir.parent.parent), "--seed", "7"]
+    result = CliRunner().invoke(cli_main, args)
+    assert result.exit_code == 1, result.output
+    assert ("again with: aka tasks check triton2triton/scale_add --seed 7 --platform cpu"
+            in result.output)
+    report = json.loads(CliRunner().invoke(cli_main, [*args, "--json"]).output)[0]
+    assert report["seed"] == 7
+
+
+def test_the_check_seed_is_fixed_on_a_gpu_and_fresh_on_the_cpu():
+    assert check_seed(11, timed=False) == check_seed(11, timed=True) == 11
+    assert check_seed(None, timed=True) == check_seed(None, timed=True)
+    assert len({check_seed(None, timed=False) for _ in range(5)}) > 1
 
 
 @pytest.mark.parametrize("task", discover_tasks(), ids=lambda t: t.id)

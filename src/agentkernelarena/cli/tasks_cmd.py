@@ -135,9 +135,12 @@ def materialize(task_id: str, dest: Path, tasks_dirs: tuple[Path, ...]) -> None:
 @click.option("--quick", is_flag=True,
               help="Formulas and soundness only: the baseline and solution are not evaluated "
                    "(seconds a task; CI runs it over every task).")
+@click.option("--seed", type=int, default=None,
+              help="Base seed of the held-out draws and inputs (default: fixed on a GPU, fresh "
+                   "on the CPU; a failure prints the one it used).")
 @json_option
 def check(selectors: tuple[str, ...], platform: str | None, tasks_dirs: tuple[Path, ...],
-          no_soundness: bool, quick: bool, as_json: bool) -> None:
+          no_soundness: bool, quick: bool, seed: int | None, as_json: bool) -> None:
     """Validate tasks: files, baseline and solution correct everywhere, outputs not degenerate,
     known-wrong variants rejected, the speed-of-light bound sound, stated rules exercised; on a
     GPU also each configuration's baseline time, A/A, headroom and the solution's speedup.
@@ -149,7 +152,8 @@ def check(selectors: tuple[str, ...], platform: str | None, tasks_dirs: tuple[Pa
     for task in chosen:
         if not as_json:
             click.echo(f"checking {task.id} ...", err=True)
-        report = check_task(task, platform, soundness=not no_soundness, evaluate=not quick)
+        report = check_task(task, platform, soundness=not no_soundness, evaluate=not quick,
+                            seed=seed)
         reports.append(report)
         if not as_json:
             mark = click.style("ok", fg="green") if report["ok"] else click.style("FAIL", fg="red")
@@ -158,6 +162,9 @@ def check(selectors: tuple[str, ...], platform: str | None, tasks_dirs: tuple[Pa
                 click.echo(f"    {line}")
             for problem in report["problems"]:
                 click.echo(f"    - {problem}")
+            if not report["ok"] and "seed" in report:
+                click.echo(f"    again with: aka tasks check {task.id} --seed {report['seed']}"
+                           + (f" --platform {platform}" if platform else ""))
     if as_json:
         click.echo(json.dumps(reports, indent=2))
     if not all(r["ok"] for r in reports):

@@ -15,6 +15,7 @@ candidates off (it computes with PyTorch by design), and the skeleton only has t
 from __future__ import annotations
 
 import dataclasses
+import secrets
 import time
 from typing import Any
 
@@ -84,15 +85,25 @@ def _check_skeleton(task: Task, options: EvalOptions,
                          dataclasses.replace(options, guards=False), problems)
     skeleton = _evaluate("skeleton", task, task.root,
                          EvalOptions(platform=options.platform, measure=False, held_out=False,
-                                     sandbox="auto"), problems)
+                                     sandbox="auto", seed=options.seed), problems)
     if skeleton is not None and skeleton["verdict"] not in _SKELETON_VERDICTS:
         problems.append(f"skeleton: verdict {skeleton['verdict']} (it must build and run): "
                         + "; ".join(skeleton["reasons"])[:2000])
     return baseline
 
 
-def check_task(task: Task, platform: str | None = None,
-               soundness: bool = True, evaluate: bool = True) -> dict[str, Any]:
+def check_seed(seed: int | None, timed: bool) -> int:
+    """The evaluations' base seed (the held-out draws and the inputs): as given; else fixed
+    where the check is timed (repeatable times) and fresh on the CPU, where every check is
+    another chance to find a draw or an input the task mishandles. The report keeps it, so a
+    failure can be run again exactly."""
+    if seed is not None:
+        return seed
+    return GPU_SEED if timed else secrets.randbelow(2**31 - 1)
+
+
+def check_task(task: Task, platform: str | None = None, soundness: bool = True,
+               evaluate: bool = True, seed: int | None = None) -> dict[str, Any]:
     """`evaluate=False` is the quick check: formulas and soundness (the reference, variants and
     inputs alone), without evaluating the baseline and the solution (what takes time)."""
     started = time.monotonic()
@@ -107,11 +118,12 @@ def check_task(task: Task, platform: str | None = None,
                        "wall_s": time.monotonic() - started})
         return report
     timed = target.comparable
+    base_seed = check_seed(seed, timed)
     # On a GPU the draw extremes are timed too; the task itself is unchanged.
     subject = gpu_checks.with_extremes(task) if timed else task
     # The task's own files and solution: sandboxed where it works, else run plainly.
     options = EvalOptions(platform=platform, measure=timed, sanity=True, sandbox="auto",
-                          seed=GPU_SEED if timed else None)
+                          seed=base_seed)
     static = repository_checks.static_only(task, target)
     if task.upstream is not None:
         baseline = repository_checks.check_baseline(subject, target, options, problems, _evaluate)
@@ -132,10 +144,10 @@ def check_task(task: Task, platform: str | None = None,
         else:
             solution = _evaluate("solution", subject, solution_dir,
                                  EvalOptions(platform=platform, measure=timed, sandbox="auto",
-                                             seed=GPU_SEED if timed else None), problems)
+                                             seed=base_seed), problems)
             if solution is not None:
                 problems += _problems_of("solution", solution)
-    report = {"task": task.id, "platform": target.name}
+    report = {"task": task.id, "platform": target.name, "seed": base_seed}
     if static:
         report["static_only"] = static
     if task.upstream is not None:
