@@ -83,18 +83,46 @@ def _one(task: Any, fn: Any, args: tuple[Any, ...], ref: Any, tol: dict) -> dict
 OVERLAYS = Path(tempfile.gettempdir()) / "aka-task-overlays"
 
 
+def baseline_root(task: Any) -> Path:
+    """Where the pristine entry can be imported: the task folder, or for a repository task a
+    copy of it with the pinned upstream packages beside the entry (from the release cache)."""
+    if task.upstream is None:
+        return task.root
+    from agentkernelarena.tasks.repository import copy_packages
+
+    dest = OVERLAYS / (task.id.replace("/", "__") + "__pristine")
+    if not dest.exists():
+        shutil.copytree(task.root, dest, ignore=shutil.ignore_patterns("solution"))
+        copy_packages(task, dest)
+    return dest
+
+
 def solution_root(task: Any) -> Path | None:
     """Where the solution's entry can be imported: the solution folder itself when it holds
-    the entry, else a copy of the task with the solution's files laid over it."""
+    the entry, else a copy of the pristine tree with the solution's files laid over it."""
     if task.solution_dir is None:
         return None
     if (task.solution_dir / task.entry.file).is_file():
         return task.solution_dir
     dest = OVERLAYS / task.id.replace("/", "__")
     if not dest.exists():
-        shutil.copytree(task.root, dest, ignore=shutil.ignore_patterns("solution"))
+        shutil.copytree(baseline_root(task), dest, ignore=shutil.ignore_patterns("solution"))
         shutil.copytree(task.solution_dir, dest, dirs_exist_ok=True)
     return dest
+
+
+def _forget_packages(task: Any) -> None:
+    """Repository tasks import the same package names from several trees (pristine, solution,
+    other tasks of the same library): before an entry is loaded, the modules of those packages
+    leave sys.modules and the other trees the import path, so that it imports its own files
+    (entries already loaded keep the functions they hold)."""
+    if task.upstream is None:
+        return
+    names = set(task.upstream.packages) | {p for r in task.upstream.requires for p in r.packages}
+    tops = {n.removesuffix(".py") for n in names}
+    for module in [m for m in sys.modules if m.split(".")[0] in tops]:
+        del sys.modules[module]
+    sys.path[:] = [p for p in sys.path if not p.startswith(str(OVERLAYS))]
 
 
 def _build(path: str, name: str) -> str:
@@ -111,7 +139,7 @@ def prebuild(tasks: list[Any], jobs: int) -> None:
     for task in tasks:
         if task.language not in ("cuda", "hip"):
             continue
-        entries.append((str(task.root / task.entry.file), f"pre_{task.name}"))
+        entries.append((str(baseline_root(task) / task.entry.file), f"pre_{task.name}"))
         root = solution_root(task)
         if root is not None:
             entries.append((str(root / task.entry.file), f"pre_sol_{task.name}"))
@@ -133,10 +161,13 @@ def run_task(task: Any, peaks: tuple[float, float] | None,
     # What the candidate is timed against: the eager operator of torch2* tasks, the pristine
     # entry otherwise (never a skeleton's entry, which raises).
     base = task.baseline or task.entry
-    base_fn = getattr(_load(task.root / base.file, f"base_{task.name}"), base.function)
+    _forget_packages(task)
+    base_fn = getattr(_load(baseline_root(task) / base.file, f"base_{task.name}"),
+                      base.function)
     sol_fn = start_fn = None
     root = solution_root(task)
     if root is not None:
+        _forget_packages(task)
         sol_fn = getattr(_load(root / task.entry.file, f"sol_{task.name}"), task.entry.function)
     if task.baseline is not None and task.category.startswith("torch2") \
             and task.category != "torch2triton":

@@ -4,13 +4,20 @@
 # visible configurations: baseline in 0.05-20 ms, baseline/solution/starting kernel correct,
 # solution speedup per configuration).
 # Usage: benchmarks/validate_new_tasks.sh OUT_DIR TRITON_LIST NATIVE_LIST [BUDGET_S=520]
-#   the lists: files of task ids, one per line. Summarize: python3 each OUT_DIR/*/times.json.
+#   the lists: files of task ids, one per line (repository tasks go with the Triton ones).
+#   Summarize: python3 benchmarks/classify_task_times.py OUT_DIR/*/times.json.
+# Repository tasks need their pinned releases, and the GPU machine has no network: fill
+# `.aka-cache` here first (AKA_CACHE_DIR=$PWD/.aka-cache aka tasks fetch repository) and carry
+# it with the device call; its upstream/ folder is copied into the cache used there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: OUT_DIR TRITON_LIST NATIVE_LIST [BUDGET_S]}; triton=${2:?}; native=${3:?}
 budget=${4:-520}
 export PYTHONPATH=$PWD/src${PYTHONPATH:+:$PYTHONPATH} AKA_CACHE_DIR=${AKA_CACHE_DIR:-/tmp/akacache}
 mkdir -p "$out"
+if [ -d .aka-cache/upstream ]; then
+  mkdir -p "$AKA_CACHE_DIR" && cp -r .aka-cache/upstream "$AKA_CACHE_DIR/"
+fi
 python3 -c "
 import sys; sys.path.insert(0, 'benchmarks')
 from new_task_times import prebuild
