@@ -4,7 +4,9 @@ run once per candidate, on the same batch, on this machine's GPU (or the CPU pla
 The batch cycles over the tasks' candidates in a fixed order: the shipped solution (correct,
 fast), the baseline itself (correct, slow), a syntax error (compile_error) and a wrapper that
 computes with PyTorch (rejected). Each mode runs for at most --budget-s; the figure is the
-evaluations it finished divided by the minutes it took.
+evaluations it finished divided by the minutes it took. Both modes do the same work: the
+visible configurations only, as `rl` evaluates by default (`rl.training_options`), and
+`aka eval --visible-only`; `--held-out` adds the held-out configurations to both.
 
     PYTHONPATH=src python3 benchmarks/rl_throughput.py --out DIR [--count 120] [--budget-s 240] \
         [--modes service:3 service:6 cli]
@@ -66,11 +68,11 @@ def _stamp(done_at: dict[int, float], index: int, started: float) -> Any:
 
 
 def run_service(batch: list[Any], platform: str, budget_s: float, lanes: int | None,
-                rows: list[dict[str, Any]]) -> None:
+                rows: list[dict[str, Any]], held_out: bool) -> None:
     started = time.monotonic()
     done_at: dict[int, float] = {}
-    with rl.EvaluationService(rl.EvalOptions(platform=platform), max_pending=8,
-                              lanes=lanes) as service:
+    options = rl.training_options(platform=platform, held_out=held_out)
+    with rl.EvaluationService(options, max_pending=8, lanes=lanes) as service:
         pending: list[tuple[Any, str, Future[rl.EvalRecord]]] = []
         for task, kind, files in batch:
             # Submit no further than the budget allows (submit blocks while the queue is full).
@@ -96,7 +98,7 @@ def run_service(batch: list[Any], platform: str, budget_s: float, lanes: int | N
 
 
 def run_cli(batch: list[Any], platform: str, budget_s: float,
-            rows: list[dict[str, Any]]) -> None:
+            rows: list[dict[str, Any]], held_out: bool) -> None:
     started = time.monotonic()
     for task, kind, files in batch:
         left = budget_s - (time.monotonic() - started)
@@ -109,7 +111,8 @@ def run_cli(batch: list[Any], platform: str, budget_s: float,
             try:
                 proc = subprocess.run(
                     [sys.executable, "-m", "agentkernelarena", "eval", task.id, "--solution", tmp,
-                     "--platform", platform, "--json"],
+                     "--platform", platform, "--json",
+                     *([] if held_out else ["--visible-only"])],
                     capture_output=True, text=True, timeout=left)
             except subprocess.TimeoutExpired:
                 break
@@ -148,8 +151,9 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def write_markdown(report: dict[str, Any], out: Path, platform: str) -> str:
+    configs = "visible and held-out" if report.get("held_out") else "visible only"
     lines = [f"# RL service throughput ({platform})", "",
-             f"{report['machine']}", "",
+             f"{report['machine']}", "", f"Configurations evaluated in every mode: {configs}.", "",
              "| mode | evaluations | minutes | per minute | verdicts |", "|---|---|---|---|---|"]
     for mode, data in report["modes"].items():
         rows = data["rows"]
@@ -174,15 +178,15 @@ def write_markdown(report: dict[str, Any], out: Path, platform: str) -> str:
 
 
 def run_mode(mode: str, batch: list[Any], platform: str, budget_s: float,
-             rows: list[dict[str, Any]]) -> None:
+             rows: list[dict[str, Any]], held_out: bool = False) -> None:
     """`cli`, `service` (the service's own lane count) or `service:N` (N lanes per GPU)."""
     if mode == "cli":
-        run_cli(batch, platform, budget_s, rows)
+        run_cli(batch, platform, budget_s, rows, held_out)
         return
     name, _, lanes = mode.partition(":")
     if name != "service" or (lanes and not lanes.isdigit()):
         raise SystemExit(f"unknown mode {mode!r}: use cli, service or service:N")
-    run_service(batch, platform, budget_s, int(lanes) if lanes else None, rows)
+    run_service(batch, platform, budget_s, int(lanes) if lanes else None, rows, held_out)
 
 
 def main() -> int:
@@ -194,6 +198,8 @@ def main() -> int:
     parser.add_argument("--platform", default=None)
     parser.add_argument("--modes", nargs="*", default=["service", "cli"],
                         help="cli, service, or service:N for N evaluations in flight per GPU")
+    parser.add_argument("--held-out", action="store_true",
+                        help="evaluate the held-out configurations too, in every mode")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, _interrupt)
     platform = get_platform(args.platform).name
@@ -201,11 +207,12 @@ def main() -> int:
     batch = [kinds[i % len(kinds)] for i in range(args.count)]
     args.out.mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {"machine": machine_info() | {"platform": platform},
-                              "count": args.count, "budget_s": args.budget_s, "modes": {}}
+                              "count": args.count, "budget_s": args.budget_s,
+                              "held_out": args.held_out, "modes": {}}
     for mode in args.modes:
         rows: list[dict[str, Any]] = []
         try:
-            run_mode(mode, batch, platform, args.budget_s, rows)
+            run_mode(mode, batch, platform, args.budget_s, rows, args.held_out)
             cut = False
         except KeyboardInterrupt:  # SIGTERM from a time limit: keep what finished
             cut = True

@@ -70,6 +70,30 @@ def test_evaluate_files_takes_text_and_returns_the_typed_record(scale_add_task):
     assert bad.verdict == "incorrect" and not bad.correct and bad.reasons
 
 
+def test_held_out_configurations_are_left_out_unless_asked_for(scale_add_task, monkeypatch):
+    """Rewards read the visible results only; the held-out ones are for measuring a trained
+    policy, so `rl` does not spend GPU time on them (or hand them to a trainer) by default."""
+    seen = []
+    real = rl.api.evaluate
+
+    def spy(task, folder, options, **kwargs):
+        seen.append(options.held_out)
+        return real(task, folder, options, **kwargs)
+
+    monkeypatch.setattr(rl.api, "evaluate", spy)
+    solution = (scale_add_task.solution_dir / "kernel.py").read_text()
+    default = rl.evaluate_files(scale_add_task, {"kernel.py": solution})
+    assert default.ok and default.held_out_correct is None
+    assert not default.raw["held_out"]["evaluated"]
+    asked = rl.evaluate_files(scale_add_task, {"kernel.py": solution},
+                              rl.EvalOptions(platform=PLATFORM, held_out=True))
+    assert asked.held_out_correct is True
+    assert seen == [False, True]
+    with rl.KernelEnv(scale_add_task) as env, rl.EvaluationService(cpu_slots=1) as service:
+        assert env.options.held_out is False and service.options.held_out is False
+    assert rl.training_options(time_limit_s=5).time_limit_s == 5
+
+
 def test_evaluate_files_refuses_files_that_are_not_editable(scale_add_task):
     with pytest.raises(AkaError, match="not an editable file"):
         rl.evaluate_files(scale_add_task, {"reference.py": "x = 1"}, OPTIONS)

@@ -17,6 +17,7 @@ from agentkernelarena.rl.api import (
     load_tasks,
     make_workspace,
     starting_files,
+    training_options,
 )
 from agentkernelarena.rl.env import KernelEnv
 from agentkernelarena.rl.ray_service import RayEvaluationService
@@ -26,4 +27,4 @@ from agentkernelarena.rl.service import EvaluationService
 
 __all__ = ["REWARDS", "EvalOptions", "EvalRecord", "EvaluationService", "KernelEnv",
            "RayEvaluationService", "Reward", "WarmStart", "card", "evaluate_files", "get_reward",
-           "load_task", "load_tasks", "make_workspace", "starting_files"]
+           "load_task", "load_tasks", "make_workspace", "starting_files", "training_options"]

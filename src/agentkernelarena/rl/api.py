@@ -6,9 +6,11 @@ name to text (what a model emits) and returns the record `aka eval --json` print
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions, evaluate
@@ -20,6 +22,19 @@ from agentkernelarena.tasks.loader import load_task as _load_dir
 from agentkernelarena.tasks.repository import pristine_path
 from agentkernelarena.tasks.spec import Task
 from agentkernelarena.workspace.materialize import materialize, task_card
+
+
+def training_options(**overrides: Any) -> EvalOptions:
+    """What `rl` evaluates with when given no options: everything `aka eval` does on the visible
+    configurations, the held-out ones left out.
+
+    Why off: every reward reads the visible results only, so timing the held-out configurations
+    for each of thousands of candidates spends GPU time (about half of an evaluation's timed
+    work) on numbers the trainer should not use; a held-out set that feeds training, as a
+    reward or as a filter, no longer measures generalization. Evaluate a trained policy's
+    kernels with `EvalOptions(held_out=True)` (or `aka eval`) to get the held-out figures.
+    """
+    return dataclasses.replace(EvalOptions(held_out=False), **overrides)
 
 
 def load_task(task: str | Path, tasks_dirs: Sequence[Path] = ()) -> Task:
@@ -69,7 +84,7 @@ def evaluate_files(task: Task, files: Mapping[str, str], options: EvalOptions | 
                    gate: DeviceGate | None = None) -> EvalRecord:
     """Evaluate `files` (editable file name -> text; a file left out keeps its starting
     version) against `task`. `warm`/`next_task`: see evaluate/standby.py; `gate`: see
-    evaluate/gate.py."""
+    evaluate/gate.py. Without `options`: `training_options()` (no held-out configurations)."""
     check_files(task, files)
     with tempfile.TemporaryDirectory(prefix="aka-candidate-") as tmp:
         folder = Path(tmp)
@@ -78,5 +93,6 @@ def evaluate_files(task: Task, files: Mapping[str, str], options: EvalOptions | 
             target.parent.mkdir(parents=True, exist_ok=True)
             text = files.get(rel)
             target.write_text(text if text is not None else pristine_path(task, rel).read_text())
-        result = evaluate(task, folder, options, warm=warm, next_task=next_task, gate=gate)
+        result = evaluate(task, folder, options or training_options(), warm=warm,
+                          next_task=next_task, gate=gate)
     return EvalRecord.from_result(result)

@@ -4,7 +4,8 @@ files, `step` takes new files and returns the reward and the evaluation.
 The shape is Gymnasium's (`reset() -> (observation, info)`, `step(action) -> (observation,
 reward, terminated, truncated, info)`) without depending on it; observations and actions are
 plain dicts of text. What the policy observes after a step is what an agent's `./check` shows:
-the visible configurations only, never the held-out ones, which score the episode.
+the visible configurations only. Without options the held-out ones are not evaluated at all
+(`training_options`): they are for measuring the trained policy, not for training it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from agentkernelarena.evaluate import EvalOptions
 from agentkernelarena.evaluate.standby import WarmStart
 from agentkernelarena.feedback import feedback
 from agentkernelarena.platforms import get_platform
-from agentkernelarena.rl.api import card, evaluate_files, starting_files
+from agentkernelarena.rl.api import card, evaluate_files, starting_files, training_options
 from agentkernelarena.rl.record import EvalRecord
 from agentkernelarena.rl.rewards import Reward, get_reward
 from agentkernelarena.tasks.spec import Task
@@ -36,7 +37,7 @@ class KernelEnv:
             raise ValueError("max_steps must be at least 1")
         self.task = task
         self.reward_fn = get_reward(reward)
-        self.options = options or EvalOptions()
+        self.options = options or training_options()
         self.platform = get_platform(self.options.platform).name
         self.max_steps = max_steps
         self.warm = WarmStart() if warm_start else None

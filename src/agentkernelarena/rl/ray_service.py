@@ -25,7 +25,7 @@ from typing import Any
 from agentkernelarena.errors import AkaError
 from agentkernelarena.evaluate import EvalOptions
 from agentkernelarena.platforms import get_platform
-from agentkernelarena.rl.api import check_files
+from agentkernelarena.rl.api import check_files, training_options
 from agentkernelarena.rl.record import EvalRecord
 from agentkernelarena.rl.service import EvaluationService
 from agentkernelarena.tasks.spec import Task
@@ -77,7 +77,7 @@ class RayEvaluationService:
     def __init__(self, options: EvalOptions | None = None, *, actors: int | None = None,
                  lanes: int | None = None, max_pending: int = 64) -> None:
         ray = _ray()
-        options = options or EvalOptions()
+        options = options or training_options()
         platform = get_platform(options.platform)
         self.options = dataclasses.replace(options, platform=platform.name)
         cpu = platform.name == "cpu"

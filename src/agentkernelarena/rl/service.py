@@ -28,7 +28,7 @@ from agentkernelarena.evaluate import EvalOptions
 from agentkernelarena.evaluate.gate import DeviceGate
 from agentkernelarena.evaluate.standby import WarmStart
 from agentkernelarena.platforms import get_platform
-from agentkernelarena.rl.api import check_files, evaluate_files
+from agentkernelarena.rl.api import check_files, evaluate_files, training_options
 from agentkernelarena.rl.record import EvalRecord
 from agentkernelarena.runner.gpus import Slot, make_slots
 from agentkernelarena.tasks.spec import Task
@@ -58,7 +58,7 @@ class EvaluationService:
     def __init__(self, options: EvalOptions | None = None, *, gpus: Sequence[int] | None = None,
                  cpu_slots: int | None = None, max_pending: int = 64,
                  lanes: int | None = None, warm_start: bool = True) -> None:
-        self.options = options or EvalOptions()
+        self.options = options or training_options()
         platform = get_platform(self.options.platform)
         self.options = dataclasses.replace(self.options, platform=platform.name)
         self.slots = make_slots(platform, gpus, cpu_slots=cpu_slots)
