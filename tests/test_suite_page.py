@@ -14,7 +14,7 @@ import torch
 
 from agentkernelarena.errors import AkaError
 from agentkernelarena.tasks.loader import discover_tasks, select_tasks
-from agentkernelarena.tasks.suite_page import collect_gpu_results, render
+from agentkernelarena.tasks.suite_page import collect_gpu_results, collect_tune_results, render
 
 ROOT = Path(__file__).resolve().parent.parent
 TASKS = discover_tasks()
@@ -22,7 +22,8 @@ TASKS = discover_tasks()
 
 def test_suite_page_matches_the_tasks() -> None:
     page = ROOT / "docs" / "suites.md"
-    expected = render(TASKS, collect_gpu_results(ROOT / "benchmarks" / "results"))
+    results = ROOT / "benchmarks" / "results"
+    expected = render(TASKS, collect_gpu_results(results), collect_tune_results(results))
     assert page.read_text() == expected, (
         "docs/suites.md is stale: run `aka tasks page -o docs/suites.md` and commit it")
 
@@ -51,6 +52,24 @@ def test_page_takes_gpu_figures_from_recorded_results(tmp_path: Path) -> None:
                 .splitlines() if x.startswith("| `softmax`"))
     assert "| - |" in line
     assert "not measured" in render([task], {})
+
+
+def test_page_shows_what_tuning_reached_from_the_newest_recorded_run(tmp_path: Path) -> None:
+    """Issue 21: the `tune` agent's speedup beside the solution's, from tune_summary.py's
+    records; the newest folder wins, a trial that was not ok shows its verdict."""
+    softmax = next(t for t in TASKS if t.id == "triton2triton/softmax")
+    gelu = next(t for t in TASKS if t.id == "triton2triton/gelu_bias")
+    for folder, speedup in (("h200-2099-01-01", 1.1), ("h200-2099-02-01", 1.3)):
+        (tmp_path / folder).mkdir()
+        rows = [{"task": softmax.id, "tune_verdict": "ok", "tune_speedup": speedup},
+                {"task": gelu.id, "tune_verdict": "incorrect", "tune_speedup": None}]
+        (tmp_path / folder / "tune_vs_solution.json").write_text(json.dumps(rows))
+    tuned = collect_tune_results(tmp_path)
+    assert tuned[softmax.id].source == "h200-2099-02-01/tune_vs_solution.json"
+    lines = render([softmax, gelu], {}, tuned).splitlines()
+    assert next(x for x in lines if x.startswith("| `softmax`")).endswith("| 1.30x |")
+    assert next(x for x in lines if x.startswith("| `gelu_bias`")).endswith("| incorrect |")
+    assert render([softmax], {}).splitlines()[-1].endswith("| - |")
 
 
 def test_growing_suites_select_by_category_and_all() -> None:

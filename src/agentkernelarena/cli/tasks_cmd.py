@@ -18,7 +18,7 @@ from agentkernelarena.tasks.importers.kernelbench import import_kernelbench
 from agentkernelarena.tasks.loader import discover_tasks, find_task, select_tasks
 from agentkernelarena.tasks.scaffold import new_task
 from agentkernelarena.tasks.sets import SET_PREFIX, growing_suites, load_set, set_names
-from agentkernelarena.tasks.suite_page import collect_gpu_results, render
+from agentkernelarena.tasks.suite_page import collect_gpu_results, collect_tune_results, render
 from agentkernelarena.workspace import materialize as materialize_workspace
 
 
@@ -88,7 +88,7 @@ def list_sets(as_json: bool) -> None:
               show_default=True, help="The folder of recorded GPU results.")
 def page(output: Path | None, results: Path) -> None:
     """The suite page (docs/suites.md): every bundled task with its recorded H200 figures."""
-    text = render(discover_tasks(), collect_gpu_results(results))
+    text = render(discover_tasks(), collect_gpu_results(results), collect_tune_results(results))
     if output is None:
         click.echo(text, nl=False)
         return

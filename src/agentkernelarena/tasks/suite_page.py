@@ -10,7 +10,10 @@ Recorded results it reads (any folder under the results directory):
 - `times.json` / `new_task_times.json` (benchmarks/new_task_times.py): per configuration
   the baseline and solution times measured with `triton.testing.do_bench`;
 - `triton_suite.json` / `results.json` (benchmarks/triton_suite.py): the evaluator's
-  per-configuration baseline times and the solution's speedup.
+  per-configuration baseline times and the solution's speedup;
+- `tune_vs_solution.json` (benchmarks/tune_summary.py over a `tune_run.sh` run): what the
+  `tune` agent's search over launch parameters reached, beside the shipped solution: the room
+  a task leaves after tuning.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from agentkernelarena.tasks.spec import Task
 
 TIMES_FILES = ("times.json", "new_task_times.json")
 SUITE_FILES = ("triton_suite.json", "results.json")
+TUNE_FILES = ("tune_vs_solution.json",)
 PAGE_COMMAND = "aka tasks page -o docs/suites.md"
 
 
@@ -85,21 +89,54 @@ def _from_suite(data: Any, source: str) -> dict[str, GpuRecord]:
     return found
 
 
-def collect_gpu_results(results_dir: Path) -> dict[str, GpuRecord]:
-    """The newest recorded measurement of each task (folders compared by name: they start with
-    the machine and the date, e.g. h200-2026-12-03)."""
-    found: dict[str, GpuRecord] = {}
+@dataclass
+class TuneRecord:
+    """The `tune` agent's trial on one task: its verdict and, when ok, its speedup."""
+
+    source: str
+    verdict: str | None
+    speedup: float | None
+
+    def cell(self) -> str:
+        if self.verdict == "ok" and isinstance(self.speedup, (int, float)):
+            return f"{self.speedup:.2f}x"
+        return self.verdict or "-"
+
+
+def _recorded(results_dir: Path, names: tuple[str, ...]) -> Iterable[tuple[str, Any]]:
+    """(source, data) of every recorded file of these names, oldest folder first (folders
+    compared by name: they start with the machine and the date, e.g. h200-2026-12-03)."""
     if not results_dir.is_dir():
-        return found
+        return
     for path in sorted(results_dir.rglob("*.json"), key=lambda p: str(p.relative_to(results_dir))):
-        if path.name not in TIMES_FILES + SUITE_FILES:
+        if path.name not in names:
             continue
         try:
             data = json.loads(path.read_text())
         except (OSError, ValueError):
             continue
-        source = path.relative_to(results_dir).as_posix()
-        new = _from_times(data, source) if path.name in TIMES_FILES else _from_suite(data, source)
+        yield path.relative_to(results_dir).as_posix(), data
+
+
+def collect_tune_results(results_dir: Path) -> dict[str, TuneRecord]:
+    """The newest recorded `tune` trial of each task."""
+    found: dict[str, TuneRecord] = {}
+    for source, data in _recorded(results_dir, TUNE_FILES):
+        for row in data if isinstance(data, list) else []:
+            if isinstance(row, dict) and row.get("task") and row.get("tune_verdict"):
+                speedup = row.get("tune_speedup")
+                found[str(row["task"])] = TuneRecord(
+                    source, str(row["tune_verdict"]),
+                    float(speedup) if isinstance(speedup, (int, float)) else None)
+    return found
+
+
+def collect_gpu_results(results_dir: Path) -> dict[str, GpuRecord]:
+    """The newest recorded measurement of each task."""
+    found: dict[str, GpuRecord] = {}
+    for source, data in _recorded(results_dir, TIMES_FILES + SUITE_FILES):
+        reader = _from_times if source.rsplit("/", 1)[-1] in TIMES_FILES else _from_suite
+        new = reader(data, source)
         found.update({task: record for task, record in new.items() if record.baseline_ms})
     return found
 
@@ -148,7 +185,9 @@ def _ms_range(values: Sequence[float]) -> str:
     return f"{low:.3g}" if math.isclose(low, high, rel_tol=0.05) else f"{low:.3g}-{high:.3g}"
 
 
-def render(tasks: Sequence[Task], gpu: dict[str, GpuRecord]) -> str:
+def render(tasks: Sequence[Task], gpu: dict[str, GpuRecord],
+           tuned: dict[str, TuneRecord] | None = None) -> str:
+    tuned = tuned or {}
     lines = [
         "# The bundled task suites",
         "",
@@ -160,7 +199,9 @@ def render(tasks: Sequence[Task], gpu: dict[str, GpuRecord]) -> str:
         "where the time goes); the difficulty label; whether a faster `solution/` ships; the "
         "baseline's time per visible configuration on an H200 (range over the configurations); "
         "the best known speedup (the shipped solution, geometric mean over the visible "
-        "configurations) and which recorded run it comes from.",
+        "configurations) and which recorded run it comes from; what the `tune` agent reached "
+        "by searching launch parameters alone (Triton tasks; the trial's verdict when it was "
+        "not ok), so that the room a task leaves after tuning shows.",
         "",
     ]
     by_category: dict[str, list[Task]] = {}
@@ -178,8 +219,8 @@ def render(tasks: Sequence[Task], gpu: dict[str, GpuRecord]) -> str:
     for category in sorted(by_category):
         lines += ["", f"## {category}", "",
                   "| task | computes | baseline | difficulty | solution | H200 baseline ms | "
-                  "best speedup | measured in |",
-                  "|---|---|---|---|---|---|---|---|"]
+                  "best speedup | measured in | tuned |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for task in sorted(by_category[category], key=lambda t: t.id):
             record = gpu.get(task.id)
             # A withdrawn solution's recorded speedup is no longer what the task shows.
@@ -190,5 +231,6 @@ def render(tasks: Sequence[Task], gpu: dict[str, GpuRecord]) -> str:
                 f"{'yes' if task.solution_dir else '-'} | "
                 f"{_ms_range(record.baseline_ms) if record else 'not measured'} | "
                 f"{f'{speedup:.2f}x' if speedup else '-'} | "
-                f"{record.source if record else '-'} |")
+                f"{record.source if record else '-'} | "
+                f"{tuned[task.id].cell() if task.id in tuned else '-'} |")
     return "\n".join(lines) + "\n"
