@@ -232,3 +232,53 @@ def test_a_hanging_lane_delays_the_other_but_costs_it_nothing(scale_add_task):
     assert record.verdict == "ok", record.reasons
     assert record.raw["eval_cost"]["commands"]["gate.wait"]["ms"] > 5000  # it did wait
     assert gate._shared == 0 and gate._owner is None
+
+
+class _Answer:
+    data = {"ok": True}
+    wall_ms = 1.0
+
+
+class _FakeJudge:
+    """A judge that answers at once and remembers when it was asked."""
+
+    def __init__(self) -> None:
+        self.asked_at: list[float] = []
+
+    def request(self, command, timeout, **fields):
+        self.asked_at.append(time.monotonic())
+        return _Answer()
+
+
+def test_time_waiting_at_the_gate_moves_the_waiting_evaluations_deadlines(tmp_path):
+    """Another evaluation's timed rounds hold the GPU for 0.4 s; this one's command waits for
+    them, and that wait is added to its deadlines (phase and whole evaluation), so a candidate
+    is never timed out for time it spent queued behind another."""
+    from agentkernelarena.evaluate.channel import WorkerChannel
+
+    gate = DeviceGate()
+    judge = _FakeJudge()
+    channel = WorkerChannel({}, tmp_path, judge, None, {"total": 0.2, "startup": 0.2},
+                            freezer=None, gate=gate)
+    total, phase = channel.total_deadline, channel.phase_deadline
+    timing = threading.Event()
+
+    def other_evaluation_times():
+        with gate.timed():
+            timing.set()
+            time.sleep(0.4)
+
+    thread = _in_thread(other_evaluation_times)
+    assert timing.wait(5)
+    asked = time.monotonic()
+    channel.ask_judge("ping")
+    thread.join(5)
+    waited = judge.asked_at[0] - asked
+    assert waited > 0.3
+    assert channel.total_deadline - total == pytest.approx(waited, abs=0.05)
+    assert channel.phase_deadline - phase == pytest.approx(waited, abs=0.05)
+    assert channel.cost["gate.shared_wait"][1] >= 300  # milliseconds, in the evaluation's cost
+    # Without a wait nothing moves.
+    before = channel.total_deadline
+    channel.ask_judge("ping")
+    assert channel.total_deadline == before
