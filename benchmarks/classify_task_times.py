@@ -37,6 +37,10 @@ def judge(rows: list[dict[str, Any]]) -> tuple[str, list[str], list[float]]:
     speedups: list[float] = []
     task_bad = solution_bad = False
     for row in rows:
+        if "config" not in row:  # the task did not load (new_task_times.py says why)
+            task_bad = True
+            problems.append(str(row.get("error") or "no configuration measured")[:200])
+            continue
         config = row["config"]
         base = row.get("baseline") or {}
         if not base.get("correct"):

@@ -32,13 +32,15 @@ def test_verdicts_and_a_task_that_was_never_measured(tmp_path, capsys):
     times.write_text(json.dumps([
         _row("t/sound", "a", 1.0, 0.5), _row("t/sound", "b", 2.0, 1.0),
         _row("t/slow", "a", 1.0, 0.5), _row("t/slow", "b", 1.0, 0.99),  # 1.01x: too little
-        _row("t/tiny", "a", 0.01, None)]))                               # under 0.05 ms
+        _row("t/tiny", "a", 0.01, None),                                 # under 0.05 ms
+        {"task": "t/broken", "error": "load: ImportError: no module named flag_gems"}]))
     expect = tmp_path / "list.txt"
-    expect.write_text("t/sound\nt/slow\nt/tiny\nt/lost\n")
+    expect.write_text("t/sound\nt/slow\nt/tiny\nt/broken\nt/lost\n")
     assert classify.main([str(times), "--expect", str(expect)]) == 1
     out = capsys.readouterr().out
-    assert "4 tasks" not in out and "1 sound, 1 with a failing solution, 1 failing as tasks, " \
+    assert "1 sound, 1 with a failing solution, 2 failing as tasks, " \
         "1 expected but not measured" in out
+    assert "| t/broken | TASK FAILS | - | load: ImportError" in out
     assert "| t/lost | NOT MEASURED |" in out and "| t/slow | solution fails |" in out
     assert "| t/tiny | TASK FAILS |" in out and "outside 0.05-20" in out
     # Without the unmeasured and the failing task, only the slow solution is left.
