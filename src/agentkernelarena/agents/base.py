@@ -117,12 +117,17 @@ class AgentRun:
     def launch(self, command: Command) -> ProcessResult:
         if self.launcher is None:
             # No sandbox: the workspace as cwd, the run's environment added.
-            return run_process(command.argv, cwd=self.workspace,
-                               env=agent_env({**self.env, **command.env}),
-                               deadline=self.deadline,
-                               stdout_path=self.out_dir / command.transcript_name,
-                               stderr_path=self.out_dir / "stderr.log", watch=command.watch)
+            return self.run_in_workspace(command, command.argv,
+                                         agent_env({**self.env, **command.env}))
         return self.launcher(command, self)
+
+    def run_in_workspace(self, command: Command, argv: list[str],
+                         env: dict[str, str]) -> ProcessResult:
+        """`argv` (the command's, or it wrapped by a sandbox) in the workspace, under the run's
+        deadline, its output in the run's transcript files."""
+        return run_process(argv, cwd=self.workspace, env=env, deadline=self.deadline,
+                           stdout_path=self.out_dir / command.transcript_name,
+                           stderr_path=self.out_dir / "stderr.log", watch=command.watch)
 
 
 def sandbox_launcher(sandbox: Sandbox) -> Callable[[Command, AgentRun], ProcessResult]:
@@ -134,9 +139,7 @@ def sandbox_launcher(sandbox: Sandbox) -> Callable[[Command, AgentRun], ProcessR
         env["HOME"] = str(sandbox.home)
         env["TMPDIR"] = "/tmp"  # the host's TMPDIR may not exist inside
         argv = sandbox.wrap(command.argv, ro=command.ro_paths, rw=command.rw_paths)
-        result = run_process(argv, cwd=run.workspace, env=env, deadline=run.deadline,
-                             stdout_path=run.out_dir / command.transcript_name,
-                             stderr_path=run.out_dir / "stderr.log", watch=command.watch)
+        result = run.run_in_workspace(command, argv, env)
         result.sandboxed = True
         return result
 

@@ -44,10 +44,9 @@ def config_issues(evaluation: Any, name: str, params: dict[str, Any]) -> list[st
     for index, o1 in enumerate(firsts):
         if o1.numel() > 1 and bool((o1 == o1.flatten()[0]).all()):
             issues.append(f"{name}: output {index} is constant ({float(o1.flatten()[0]):g})")
-    for index in _seed_blind_outputs(evaluation, params, seed_b, firsts):
-        issues.append(f"{name}: output {index} does not change with the seed")
-    for index in _zero_outputs(evaluation, params, seed_b, firsts):
-        issues.append(f"{name}: output {index} is all zero")
+    blind, zero = _persistent_outputs(evaluation, params, seed_b, args_b, firsts)
+    issues += [f"{name}: output {index} does not change with the seed" for index in blind]
+    issues += [f"{name}: output {index} is all zero" for index in zero]
     ref_1 = evaluation.reference(_clone(args_a))
     ref_2 = evaluation.reference(_clone(args_a))
     if any(not identical(r1, r2) for r1, r2 in zip(as_tensor_list(ref_1),
@@ -62,32 +61,20 @@ def config_issues(evaluation: Any, name: str, params: dict[str, Any]) -> list[st
 EXTRA_SEEDS = 8
 
 
-def _outputs_for_seeds(evaluation: Any, params: dict[str, Any], seed: int):
-    """The baseline's outputs for `seed`, `seed + 1`, ... (EXTRA_SEEDS of them), lazily."""
-    for offset in range(EXTRA_SEEDS):
-        yield as_tensor_list(evaluation.baseline_fn(
-            *_clone(evaluation.make_inputs(params, seed + offset))))
-
-
-def _seed_blind_outputs(evaluation: Any, params: dict[str, Any], seed: int,
-                        firsts: list[torch.Tensor]) -> list[int]:
-    """Outputs identical to `firsts` for every further seed tried."""
+def _persistent_outputs(evaluation: Any, params: dict[str, Any], seed: int,
+                        args: tuple[Any, ...], firsts: list[torch.Tensor]
+                        ) -> tuple[list[int], list[int]]:
+    """(seed-blind, all-zero): the outputs identical to `firsts`, and those all zero in `firsts`
+    that stay zero, for `seed` (whose inputs are `args`) and the EXTRA_SEEDS - 1 seeds after
+    it. The baseline runs once a seed, for both rules, and no further once neither can hold."""
     blind = set(range(len(firsts)))
-    for others in _outputs_for_seeds(evaluation, params, seed):
-        blind = {i for i in blind if identical(firsts[i], others[i])}
-        if not blind:
-            break
-    return sorted(blind)
-
-
-def _zero_outputs(evaluation: Any, params: dict[str, Any], seed: int,
-                  firsts: list[torch.Tensor]) -> list[int]:
-    """Outputs all zero for the first seed and every further seed tried."""
     zero = {i for i, o in enumerate(firsts) if o.numel() > 0 and not bool(o.bool().any())}
-    if not zero:
-        return []
-    for others in _outputs_for_seeds(evaluation, params, seed):
+    for offset in range(EXTRA_SEEDS):
+        if offset:
+            args = evaluation.make_inputs(params, seed + offset)
+        others = as_tensor_list(evaluation.baseline_fn(*_clone(args)))
+        blind = {i for i in blind if identical(firsts[i], others[i])}
         zero = {i for i in zero if not bool(others[i].bool().any())}
-        if not zero:
+        if not blind and not zero:
             break
-    return sorted(zero)
+    return sorted(blind), sorted(zero)

@@ -143,8 +143,7 @@ def check_task(task: Task, platform: str | None = None, soundness: bool = True,
             problems.append(f"solution/: lacks the editable file(s) {missing}")
         else:
             solution = _evaluate("solution", subject, solution_dir,
-                                 EvalOptions(platform=platform, measure=timed, sandbox="auto",
-                                             seed=base_seed), problems)
+                                 dataclasses.replace(options, sanity=False), problems)
             if solution is not None:
                 problems += _problems_of("solution", solution)
     report = {"task": task.id, "platform": target.name, "seed": base_seed}
